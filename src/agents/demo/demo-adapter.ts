@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { type AgentAdapter, starEnv } from '../agent-adapter.js';
+import { createTailTextParser } from '../tail-text-parser.js';
+
+const DEMO_AGENT = fileURLToPath(new URL('../../demo/demo-agent.js', import.meta.url));
+
+/**
+ * The built-in demo agent: a scripted stand-in for a language model that only knows the demo
+ * repository's stories. It needs no API key and no network; `npm run demo` uses it.
+ */
+export const demoAdapter: AgentAdapter = {
+  name: 'demo',
+  description: 'scripted DEMO agent (no model): only knows the stories of `npm run demo`',
+  executable: () => process.execPath,
+  invocation(ctx) {
+    return {
+      command: process.execPath,
+      args: [DEMO_AGENT],
+      env: { ...ctx.baseEnv, ...starEnv(ctx) },
+      input: ctx.prompt,
+      display: 'demo agent (scripted, no language model)',
+      notes: [],
+    };
+  },
+  createParser: () => createTailTextParser(),
+};

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { ExitCode, StarError, exitCodeHelp } from './errors.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const EXIT_CODES = `\nExit codes:\n${exitCodeHelp.map(([code, text]) => `  ${code}  ${text}`).join('\n')}\n`;
+
+function buildProgram(setExit: (code: ExitCode) => void): Command {
+  const program = new Command('star-loop')
+    .description('Runs a coding agent in a loop, fresh each iteration, and verifies every claim itself.')
+    .version(version, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES)
+    .exitOverride();
+
+  program
+    .command('run')
+    .description('recon → iterate ⇄ verify → report, on a task (prompt mode) or a prd.json (PRD mode)')
+    .argument('[task...]', 'the task as text (prompt mode)')
+    .option('--prd <file>', 'PRD mode: work through the user stories in prd.json')
+    .option('--prompt <file>', 'prompt mode: read the task from a file such as PROMPT.md')
+    .option('--dry-run', 'recon only: print the plan and exit 0, writing nothing')
+    .option('--agent <name>', 'claude (default) | command | demo')
+    .option('--agent-cmd <cmd>', 'custom agent: run with `sh -c CMD` in the repo root, prompt on stdin')
+    .option('--model <id>', 'model id passed to the agent')
+    .option('--max-iterations <n>', 'iterations before stopping with exit 3 (default 20)')
+    .option('--max-time <duration>', 'wall clock for the whole run, e.g. 90s, 45m, 8h')
+    .option('--stall-after <n>', 'consecutive iterations without movement that count as a stall (default 3)')
+    .addOption(new Option('--on-stall <action>', 'what a stall does (default pause)').choices(['pause', 'stop', 'continue']))
+    .option('--iteration-timeout <duration>', 'end an agent process (and its children) after this long (default 30m)')
+    .option('--gate-timeout <duration>', 'end a gate command after this long (default 15m)')
+    .option('--json', 'one JSON event per line on stdout instead of human output')
+    .addHelpText('after', EXIT_CODES)
+    .action(async (task: string[], flags: Record<string, unknown>) => {
+      const { runCommand } = await import('./commands/run.js');
+      setExit(await runCommand(task, flags));
+    });
+
+  return program;
+}
+
+function printError(error: unknown): ExitCode {
+  if (error instanceof StarError) {
+    process.stderr.write(`star-loop: ${error.message}\n`);
+    if (error.hint) process.stderr.write(`  fix: ${error.hint}\n`);
+    process.stderr.write(`  (exit ${error.exitCode})\n`);
+    return error.exitCode;
+  }
+  process.stderr.write(`star-loop: internal error — this is a bug, please report it with the lines below\n${(error as Error)?.stack ?? String(error)}\n`);
+  return ExitCode.Internal;
+}
+
+/** The CLI entry: the only place that decides the process's exit code. */
+export async function main(argv: string[]): Promise<ExitCode> {
+  let code: ExitCode = ExitCode.Complete;
+  const program = buildProgram((c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.Complete : ExitCode.Usage;
+    }
+    return printError(error);
+  }
+  return code;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exitCode = printError(error);
+  },
+);

@@ -1,0 +1,142 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { getAgentAdapter } from '../agents/registry.js';
+import { loadConfig } from '../config/load-config.js';
+import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
+import type { RunOptions } from '../config/run-options.js';
+import { ExitCode, InputError, RefusedError } from '../errors.js';
+import { Git } from '../git/git.js';
+import { createEventLogger } from '../log/create-logger.js';
+import { createEmitter } from '../loop/events.js';
+import { exitCodeFor } from '../loop/decide-next-step.js';
+import type { LoopContext } from '../loop/loop-context.js';
+import { remainingWork, runLoop } from '../loop/run-loop.js';
+import { loadPrd } from '../prd/load-prd.js';
+import { findExecutable } from '../proc/find-executable.js';
+import { loadTemplates } from '../prompt/load-templates.js';
+import { discoverGates } from '../recon/discover-gates.js';
+import { buildPlan } from '../recon/plan.js';
+import { readGitState } from '../recon/read-git-state.js';
+import { renderPlan } from '../recon/render-plan.js';
+import { buildReport } from '../report/build-report.js';
+import { printLine, terminalSubscriber } from '../report/terminal-output.js';
+import { writeReport } from '../report/write-report.js';
+import { startRunState } from '../state/new-run-state.js';
+import { readState, writeState } from '../state/state-store.js';
+import { starPaths } from '../state/star-paths.js';
+
+function targetOf(options: RunOptions): string {
+  if (options.prdFile) return relative(options.root, options.prdFile) || options.prdFile;
+  if (options.promptFile) return relative(options.root, options.promptFile) || options.promptFile;
+  const first = (options.task ?? '').split('\n')[0] ?? '';
+  return first.length > 80 ? `${first.slice(0, 80)}…` : first;
+}
+
+/** Recon: read everything, decide the plan. Writes nothing. */
+async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
+  const root = await Git.topLevel(cwd);
+  if (!root) throw new InputError(`${cwd} is not inside a git repository`, 'run star-loop inside your project (or `git init` and commit first)');
+  const { config } = await loadConfig(root);
+  const options = await resolveRunOptions({ cwd, root, taskText: taskWords.join(' '), flags, config });
+  const adapter = getAgentAdapter(options.agent);
+  const git = new Git(root);
+  const prd = options.prdFile ? await loadPrd(options.prdFile) : undefined;
+  const [gitState, gates, executable] = await Promise.all([
+    readGitState(git),
+    discoverGates(root, options.gates),
+    findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
+  ]);
+  // The invocation is pure: built once here with an empty prompt to show what will run.
+  const probe = adapter.invocation({
+    root, prompt: '', iteration: 0, runDir: '', claimFile: '', role: 'implementer', model: options.model, agentCmd: options.agentCmd, baseEnv: {},
+  });
+  const plan = buildPlan({
+    options,
+    git: gitState,
+    gates,
+    prd: prd?.prd,
+    target: targetOf(options),
+    agent: { name: adapter.name, command: probe.display, found: Boolean(executable) },
+  });
+  return { options, adapter, git, plan, gates, agentNotes: probe.notes };
+}
+
+/** Ctrl-C or SIGTERM: end the agent's process group, record everything, exit 6. */
+function onStopSignals(controller: AbortController): () => void {
+  const handler = () => controller.abort();
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+export async function runCommand(taskWords: string[], flags: RunFlags): Promise<ExitCode> {
+  const { options, adapter, git, plan, gates, agentNotes } = await recon(process.cwd(), taskWords, flags);
+  if (options.dryRun) {
+    printLine(options.json ? JSON.stringify({ type: 'plan', plan }) : renderPlan(plan));
+    return ExitCode.Complete;
+  }
+  if (!plan.git.head) throw new RefusedError('the repository has no commits yet', 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again');
+  if (!plan.agent.found) {
+    throw new RefusedError(`agent "${adapter.name}": \`${adapter.executable({ agentCmd: options.agentCmd })}\` was not found on PATH`, 'install the agent CLI, or choose another with --agent');
+  }
+
+  const paths = starPaths(options.root);
+  await mkdir(paths.runs, { recursive: true });
+  // star-loop's state never shows up as a change in the user's repository.
+  await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
+  const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
+
+  const logger = createEventLogger(paths.log);
+  const emit = createEmitter([logger.log, terminalSubscriber(options.json)]);
+  const controller = new AbortController();
+  const removeSignals = onStopSignals(controller);
+  const ctx: LoopContext = {
+    options,
+    plan,
+    gates,
+    git,
+    paths,
+    adapter,
+    templates: await loadTemplates(),
+    emit,
+    signal: controller.signal,
+    env: process.env,
+    prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
+  };
+  emit({ type: 'run.started', runId: state.runId, continued, plan });
+  for (const note of agentNotes) emit({ type: 'warning', message: note });
+  try {
+    await runLoop(ctx, state);
+  } catch (error) {
+    state.status = 'paused';
+    state.stopReason = 'error';
+    state.stopDetail = `internal error: ${(error as Error).message}`;
+    state.exitCode = exitCodeFor('error');
+    state.endedAt = new Date().toISOString();
+    await writeState(paths.state, state);
+    emit({ type: 'warning', message: `${state.stopDetail}\n${(error as Error).stack ?? ''}` });
+  } finally {
+    removeSignals();
+  }
+
+  const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
+  const report = buildReport({ state, plan: plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+  await writeReport(paths, report);
+  emit({
+    type: 'run.finished',
+    runId: state.runId,
+    stopReason: report.stopReason,
+    exitCode: report.exitCode,
+    detail: report.detail,
+    reportFile: relative(process.cwd(), paths.reportMd) || paths.reportMd,
+    iterations: report.iterations,
+    accepted: report.accepted.length,
+    rejected: report.rejected.length,
+    remaining,
+  });
+  logger.close();
+  return report.exitCode as ExitCode;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const gateSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  command: z.string().min(1),
+});
+
+/** star.config.json at the repository root. Every key is optional; flags win over it. */
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  agent: z.string().optional(),
+  agentCmd: z.string().optional(),
+  model: z.string().optional(),
+  maxIterations: z.number().int().positive().optional(),
+  maxTime: z.string().optional(),
+  stallAfter: z.number().int().positive().optional(),
+  onStall: z.enum(['pause', 'stop', 'continue']).optional(),
+  iterationTimeout: z.string().optional(),
+  gateTimeout: z.string().optional(),
+  gates: z.array(gateSpecSchema).optional(),
+  prd: z.string().optional(),
+  prompt: z.string().optional(),
+});
+
+export type StarConfig = z.infer<typeof configSchema>;
+export type GateSpec = z.infer<typeof gateSpecSchema>;

@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../errors.js';
+import { zodProblems } from '../util/format-zod-issues.js';
+import { type StarConfig, configSchema } from './config-schema.js';
+
+export const CONFIG_FILE = 'star.config.json';
+
+/** Reads star.config.json from the repository root; absent means no config, malformed is exit 2. */
+export async function loadConfig(root: string): Promise<{ config: StarConfig; file?: string }> {
+  const file = join(root, CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {} };
+    throw error;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${CONFIG_FILE}: not valid JSON (${(error as Error).message})`, 'fix the JSON syntax or remove the file');
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = zodProblems(parsed.error).map((p) => `${CONFIG_FILE}: ${p.path}: ${p.message}`);
+    throw new InputError(lines.join('\n'), 'see "Configuration" in the README for the keys star.config.json accepts');
+  }
+  return { config: parsed.data, file };
+}

@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { InputError } from '../errors.js';
+import { parseDuration } from '../util/parse-duration.js';
+import type { StarConfig } from './config-schema.js';
+import { DEFAULTS, type OnStall, type RunOptions } from './run-options.js';
+
+/** The `run` command's flags as commander hands them over: undefined when not given. */
+export interface RunFlags {
+  prd?: string;
+  prompt?: string;
+  dryRun?: boolean;
+  agent?: string;
+  agentCmd?: string;
+  model?: string;
+  maxIterations?: string;
+  maxTime?: string;
+  stallAfter?: string;
+  onStall?: string;
+  iterationTimeout?: string;
+  gateTimeout?: string;
+  json?: boolean;
+}
+
+function positiveInt(value: string | number, field: string): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InputError(`${field}: expected a whole number above 0, got "${value}"`);
+  return n;
+}
+
+function duration(value: string, field: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new InputError(`${field}: expected a duration such as 90s, 45m or 8h, got "${value}"`);
+  return ms;
+}
+
+function onStall(value: string, field: string): OnStall {
+  if (value === 'pause' || value === 'stop' || value === 'continue') return value;
+  throw new InputError(`${field}: expected pause, stop or continue, got "${value}"`);
+}
+
+/**
+ * Resolves flags over star.config.json over defaults. `cwd` resolves paths given on the command line;
+ * paths from the config file are relative to the repository root.
+ */
+export async function resolveRunOptions(input: {
+  cwd: string;
+  root: string;
+  taskText?: string;
+  flags: RunFlags;
+  config: StarConfig;
+}): Promise<RunOptions> {
+  const { cwd, root, flags, config } = input;
+  const c = 'star.config.json';
+  const taskText = input.taskText?.trim() || undefined;
+  if (flags.prd && (flags.prompt || taskText)) {
+    throw new InputError('give either --prd FILE or a task (text or --prompt FILE), not both');
+  }
+  if (flags.prompt && taskText) throw new InputError('give the task as text or as --prompt FILE, not both');
+  // A task on the command line wins over a prd named in star.config.json, and the other way round.
+  const prdPath = flags.prd
+    ? resolve(cwd, flags.prd)
+    : !taskText && !flags.prompt && config.prd ? resolve(root, config.prd) : undefined;
+  const promptPath = flags.prompt
+    ? resolve(cwd, flags.prompt)
+    : !prdPath && !taskText && config.prompt ? resolve(root, config.prompt) : undefined;
+
+  if (!prdPath && !promptPath && !taskText) {
+    throw new InputError('nothing to do: give a task as text, --prompt FILE, or --prd FILE', 'e.g. `star-loop run --prd prd.json` or `star-loop run "fix the flaky date test"`');
+  }
+
+  let task = taskText;
+  if (!prdPath && promptPath) {
+    try {
+      task = (await readFile(promptPath, 'utf8')).trim();
+    } catch {
+      throw new InputError(`--prompt ${promptPath}: no such file`, 'pass the path of your PROMPT.md, relative to the current directory');
+    }
+    if (!task) throw new InputError(`--prompt ${promptPath}: the file is empty`, 'write the task into it');
+  }
+
+  const agent = flags.agent ?? config.agent ?? DEFAULTS.agent;
+  const agentCmd = flags.agentCmd ?? config.agentCmd;
+  const maxTime = flags.maxTime ?? config.maxTime;
+  const options: RunOptions = {
+    root,
+    mode: prdPath ? 'prd' : 'task',
+    prdFile: prdPath,
+    task: prdPath ? undefined : task,
+    promptFile: prdPath ? undefined : promptPath,
+    dryRun: flags.dryRun ?? false,
+    agent: flags.agentCmd && !flags.agent ? 'command' : agent,
+    agentCmd,
+    model: flags.model ?? config.model,
+    maxIterations: flags.maxIterations !== undefined
+      ? positiveInt(flags.maxIterations, '--max-iterations')
+      : (config.maxIterations ?? DEFAULTS.maxIterations),
+    maxTimeMs: maxTime === undefined ? undefined : duration(maxTime, flags.maxTime ? '--max-time' : `${c}: maxTime`),
+    stallAfter: flags.stallAfter !== undefined ? positiveInt(flags.stallAfter, '--stall-after') : (config.stallAfter ?? DEFAULTS.stallAfter),
+    onStall: flags.onStall !== undefined ? onStall(flags.onStall, '--on-stall') : (config.onStall ?? DEFAULTS.onStall),
+    iterationTimeoutMs: duration(
+      flags.iterationTimeout ?? config.iterationTimeout ?? DEFAULTS.iterationTimeout,
+      flags.iterationTimeout ? '--iteration-timeout' : `${c}: iterationTimeout`,
+    ),
+    gateTimeoutMs: duration(flags.gateTimeout ?? config.gateTimeout ?? DEFAULTS.gateTimeout, flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`),
+    json: flags.json ?? false,
+    gates: config.gates,
+  };
+  if (options.agent === 'command' && !options.agentCmd) {
+    throw new InputError('--agent command needs --agent-cmd "CMD"', 'e.g. --agent-cmd "my-agent --headless" (the prompt arrives on stdin)');
+  }
+  if (options.prdFile && !isAbsolute(options.prdFile)) throw new Error('prd path must be absolute');
+  return options;
+}

@@ -1,0 +1,38 @@
+import type { GateSpec } from './config-schema.js';
+
+export type OnStall = 'pause' | 'stop' | 'continue';
+
+/** Every option of a run, resolved once (defaults < star.config.json < flags) and passed down whole. */
+export interface RunOptions {
+  /** Repository root (the git top level); the agent and the gates run here. */
+  root: string;
+  mode: 'prd' | 'task';
+  /** PRD mode: absolute path of prd.json. */
+  prdFile?: string;
+  /** Task mode: the task text (from the argument or the prompt file). */
+  task?: string;
+  /** Task mode: absolute path of the prompt file the task came from, if any. */
+  promptFile?: string;
+  dryRun: boolean;
+  agent: string;
+  agentCmd?: string;
+  model?: string;
+  maxIterations: number;
+  maxTimeMs?: number;
+  stallAfter: number;
+  onStall: OnStall;
+  iterationTimeoutMs: number;
+  gateTimeoutMs: number;
+  json: boolean;
+  /** Gates from star.config.json, replacing discovery when present. */
+  gates?: GateSpec[];
+}
+
+export const DEFAULTS = {
+  agent: 'claude',
+  maxIterations: 20,
+  stallAfter: 3,
+  onStall: 'pause' as OnStall,
+  iterationTimeout: '30m',
+  gateTimeout: '15m',
+} as const;

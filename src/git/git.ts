@@ -1,0 +1,143 @@
+import pRetry, { AbortError } from 'p-retry';
+import { type SimpleGit, simpleGit } from 'simple-git';
+
+/** star-loop's own directory inside the repository; never counts as user work. */
+export const STAR_DIR = '.star';
+
+const FALLBACK_IDENTITY = { name: 'star-loop', email: 'star-loop@localhost' };
+
+export interface WorkingChange {
+  /** Two-letter porcelain status, e.g. ` M`, `??`, `D `. */
+  code: string;
+  path: string;
+}
+
+/**
+ * The only owner of git in star-loop. Every git command the runner issues goes through this class, so the
+ * rule "star-loop never reverts, resets, stashes or cleans" can be read off one file: none of those verbs
+ * appear here.
+ */
+export class Git {
+  private readonly git: SimpleGit;
+
+  constructor(readonly root: string) {
+    this.git = simpleGit({ baseDir: root, maxConcurrentProcesses: 2 });
+  }
+
+  /** The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. */
+  static async topLevel(cwd: string): Promise<string | undefined> {
+    try {
+      return (await simpleGit({ baseDir: cwd }).revparse(['--show-toplevel'])).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A new repository (for the demo); star-loop never re-initialises an existing one. */
+  static async init(dir: string, branch: string): Promise<Git> {
+    await simpleGit({ baseDir: dir }).raw(['init', '--quiet', '--initial-branch', branch]);
+    return new Git(dir);
+  }
+
+  /** Creates a branch at HEAD and switches to it; never moves an existing branch. */
+  async switchToNewBranch(name: string): Promise<void> {
+    await this.raw(['switch', '--quiet', '--create', name]);
+  }
+
+  private async raw(args: string[]): Promise<string> {
+    return this.git.raw(args);
+  }
+
+  private async tryRaw(args: string[]): Promise<string | undefined> {
+    try {
+      return (await this.raw(args)).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** HEAD's commit, or undefined in a repository with no commits yet. */
+  async head(): Promise<string | undefined> {
+    return this.tryRaw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  }
+
+  /** The tree a commit points at: two commits with the same tree hold the same content. */
+  async tree(rev: string): Promise<string | undefined> {
+    return this.tryRaw(['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
+  }
+
+  /** Current branch name, or undefined when HEAD is detached. */
+  async currentBranch(): Promise<string | undefined> {
+    return this.tryRaw(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  }
+
+  /** origin/HEAD, then init.defaultBranch, then whichever of main/master exists. */
+  async defaultBranch(): Promise<{ name?: string; source: string }> {
+    const remoteHead = await this.tryRaw(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
+    if (remoteHead) return { name: remoteHead.replace(/^origin\//, ''), source: 'origin/HEAD' };
+    const configured = await this.tryRaw(['config', '--get', 'init.defaultBranch']);
+    if (configured) return { name: configured, source: 'init.defaultBranch' };
+    for (const name of ['main', 'master']) {
+      if (await this.tryRaw(['rev-parse', '--verify', '--quiet', `refs/heads/${name}`])) return { name, source: `refs/heads/${name}` };
+    }
+    return { source: 'none found' };
+  }
+
+  /** Uncommitted changes (tracked and untracked), star-loop's own `.star/` excluded. */
+  async workingChanges(): Promise<WorkingChange[]> {
+    // No optional locks: `git status` then never rewrites the index, so recon (and --dry-run) writes nothing
+    // and star-loop never competes with an agent's own git commands for the index lock.
+    const out = await this.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all']);
+    const changes: WorkingChange[] = [];
+    const fields = out.split('\0');
+    for (let i = 0; i < fields.length; i++) {
+      const entry = fields[i];
+      if (!entry || entry.length < 4) continue;
+      const code = entry.slice(0, 2);
+      const path = entry.slice(3);
+      // Renames and copies carry the original path in the next field.
+      if (code.startsWith('R') || code.startsWith('C')) i++;
+      if (path === STAR_DIR || path.startsWith(`${STAR_DIR}/`)) continue;
+      changes.push({ code, path });
+    }
+    return changes;
+  }
+
+  /** Files whose committed content differs between two commits. */
+  async filesChangedBetween(from: string, to: string): Promise<string[]> {
+    const out = await this.raw(['diff', '--name-only', '-z', from, to]);
+    return out.split('\0').filter(Boolean);
+  }
+
+  async hasIdentity(): Promise<boolean> {
+    return Boolean(await this.tryRaw(['config', '--get', 'user.email']));
+  }
+
+  /**
+   * Commits everything in the work tree (star-loop's own files are ignored by `.star/.gitignore`).
+   * Hooks are bypassed on purpose: this commit is a save point for work that would otherwise be lost,
+   * not a claim — claims are verified by re-running the gates. Retries briefly when an agent's git
+   * process still holds the index lock.
+   */
+  /** Returns the new commit, or undefined when there was nothing to commit. */
+  async commitAll(message: string): Promise<string | undefined> {
+    const identity = (await this.hasIdentity())
+      ? []
+      : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+    const committed = await pRetry(
+      async () => {
+        try {
+          await this.raw(['add', '--all']);
+          if (!(await this.raw(['diff', '--cached', '--name-only'])).trim()) return false;
+          await this.raw([...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
+          return true;
+        } catch (error) {
+          if (/index\.lock/.test(String(error))) throw error;
+          throw new AbortError(error as Error);
+        }
+      },
+      { retries: 4, minTimeout: 250, factor: 2 },
+    );
+    return committed ? this.head() : undefined;
+  }
+}

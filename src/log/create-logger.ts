@@ -1,0 +1,21 @@
+import { pino } from 'pino';
+import type { LoopEventWithTime } from '../loop/events.js';
+
+/**
+ * The run's NDJSON log (`.star/log.jsonl`): every loop event, written synchronously so nothing is lost
+ * when the process is killed.
+ */
+export function createEventLogger(file: string): { log: (event: LoopEventWithTime) => void; close: () => void } {
+  const destination = pino.destination({ dest: file, sync: true, append: true, mkdir: true });
+  const logger = pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  return {
+    log(event) {
+      const { type, time: _time, ...rest } = event;
+      const level = event.type === 'warning' ? 'warn' : 'info';
+      logger[level]({ event: type, ...rest }, type);
+    },
+    close() {
+      destination.flushSync();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { ClaimFileResult } from '../state/read-claim-file.js';
+import type { ClaimRecord } from '../state/run-state-schema.js';
+
+/** `<promise>COMPLETE</promise>` counts only standing alone on a line of the final message. */
+export function hasPromise(finalMessage: string): boolean {
+  return /^[ \t]*<promise>COMPLETE<\/promise>[ \t]*$/m.test(finalMessage);
+}
+
+export interface ClaimInput {
+  mode: 'prd' | 'task';
+  claimFile: ClaimFileResult;
+  finalMessage: string;
+  /** PRD mode: the story this iteration worked on. */
+  selectedStory?: string;
+  /** PRD mode: stories whose `passes` the agent flipped to true. */
+  flippedStories: readonly string[];
+  /** PRD mode: every story id, and those already passing. */
+  storyIds: ReadonlySet<string>;
+  passed: ReadonlySet<string>;
+}
+
+/**
+ * Every way an agent can claim completion, gathered into one claim (or none). A claim is only ever a
+ * request for verification: nothing here decides that work passed.
+ */
+export function collectClaim(input: ClaimInput): { claim?: ClaimRecord; notes: string[]; summary?: string } {
+  const notes: string[] = [];
+  const sources = new Set<ClaimRecord['sources'][number]>();
+  const stories = new Set<string>();
+  let task = false;
+  let summary: string | undefined;
+
+  const file = input.claimFile;
+  if (file.kind === 'invalid') notes.push(`.star/claim.json ignored: ${file.reason}`);
+  if (file.kind === 'valid') {
+    summary = file.claim.summary?.trim() || undefined;
+    if (file.claim.complete) {
+      sources.add('claim-file');
+      if (input.mode === 'task') task = true;
+      else {
+        const story = file.claim.story ?? input.selectedStory;
+        if (story) stories.add(story);
+      }
+    }
+  }
+  if (hasPromise(input.finalMessage)) {
+    sources.add('promise');
+    if (input.mode === 'task') task = true;
+    else if (input.selectedStory) stories.add(input.selectedStory);
+  }
+  for (const id of input.flippedStories) {
+    sources.add('passes-flip');
+    stories.add(id);
+  }
+  for (const id of [...stories]) {
+    if (!input.storyIds.has(id)) {
+      notes.push(`claim for unknown story "${id}" ignored`);
+      stories.delete(id);
+    } else if (input.passed.has(id)) {
+      notes.push(`claim for ${id} ignored: it already passes`);
+      stories.delete(id);
+    }
+  }
+  if (sources.size === 0 || (input.mode === 'prd' && stories.size === 0) || (input.mode === 'task' && !task)) {
+    return { notes, summary };
+  }
+  return { claim: { sources: [...sources], stories: [...stories], task, summary }, notes, summary };
+}

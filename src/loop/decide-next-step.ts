@@ -1,0 +1,59 @@
+import type { OnStall } from '../config/run-options.js';
+import { ExitCode } from '../errors.js';
+import type { StopReason } from '../state/run-state-schema.js';
+
+export type NextStep = { kind: 'iterate' } | { kind: 'stop'; reason: StopReason; detail: string };
+
+export interface NextStepInput {
+  aborted: boolean;
+  /** Work left: stories without `passes`, or 1 for an unfinished task. */
+  remaining: number;
+  iterationsThisRun: number;
+  maxIterations: number;
+  activeMs: number;
+  maxTimeMs?: number;
+  /** Set when the last iteration completed a stall streak and the user chose pause or stop. */
+  stalled?: string;
+}
+
+/** Before each iteration: stop, or go on. Completion first, so a last iteration that finished the work exits 0. */
+export function decideNextStep(input: NextStepInput): NextStep {
+  if (input.remaining === 0) return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
+  if (input.aborted) return { kind: 'stop', reason: 'stopped', detail: 'stopped by the user' };
+  if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };
+  if (input.iterationsThisRun >= input.maxIterations) {
+    return { kind: 'stop', reason: 'max-iterations', detail: `reached --max-iterations ${input.maxIterations} with work remaining` };
+  }
+  if (input.maxTimeMs !== undefined && input.activeMs >= input.maxTimeMs) {
+    return { kind: 'stop', reason: 'max-time', detail: 'reached --max-time with work remaining' };
+  }
+  return { kind: 'iterate' };
+}
+
+export type StallAction = { kind: 'none' } | { kind: 'pause' | 'stop' | 'continue'; detail: string };
+
+/** After each iteration: an iteration that did not move, or whose claim was rejected, adds to the streak. */
+export function decideStall(streak: number, stallAfter: number, onStall: OnStall): StallAction {
+  if (streak < stallAfter) return { kind: 'none' };
+  const detail = `${streak} iterations in a row without movement or with a rejected claim`;
+  return { kind: onStall, detail };
+}
+
+export function exitCodeFor(reason: StopReason): ExitCode {
+  switch (reason) {
+    case 'complete':
+      return ExitCode.Complete;
+    case 'max-iterations':
+    case 'max-time':
+      return ExitCode.Budget;
+    case 'stalled':
+    case 'refused':
+      return ExitCode.NeedsHuman;
+    case 'safety':
+      return ExitCode.Safety;
+    case 'stopped':
+      return ExitCode.Stopped;
+    case 'error':
+      return ExitCode.Internal;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Plan } from '../recon/plan.js';
+import type { ClaimRecord, GateResult, IterationRecord, StopReason } from '../state/run-state-schema.js';
+import type { Finding } from '../verify/finding.js';
+
+/**
+ * Everything the loop reports, as typed events. The loop only emits; subscribers write the NDJSON log,
+ * render the terminal, or print `--json` lines.
+ */
+export type LoopEvent =
+  | { type: 'run.started'; runId: string; continued: boolean; plan: Plan }
+  | { type: 'iteration.started'; iteration: number; index: number; maxIterations: number; story?: string; storyTitle?: string }
+  | { type: 'agent.finished'; iteration: number; exitCode?: number; signal?: string; timedOut: boolean; isError: boolean; error?: string; durationMs: number; costUsd?: number }
+  | { type: 'work.committed'; iteration: number; commit: string; message: string }
+  | { type: 'passes.restored'; iteration: number; stories: string[] }
+  | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }
+  | { type: 'gate.finished'; iteration: number; result: Omit<GateResult, 'tail'> }
+  | { type: 'claim.verdict'; iteration: number; verdict: 'accepted' | 'rejected'; stories: string[]; findings: Finding[] }
+  | { type: 'iteration.finished'; record: IterationRecord; stallStreak: number }
+  | { type: 'warning'; message: string }
+  | { type: 'run.finished'; runId: string; stopReason: StopReason; exitCode: number; detail: string; reportFile: string; iterations: number; accepted: number; rejected: number; remaining: string[] };
+
+export type LoopEventWithTime = LoopEvent & { time: string };
+export type Emit = (event: LoopEvent) => void;
+
+export function createEmitter(subscribers: Array<(event: LoopEventWithTime) => void>): Emit {
+  return (event) => {
+    const stamped = { ...event, time: new Date().toISOString() };
+    for (const subscriber of subscribers) subscriber(stamped);
+  };
+}

@@ -1,0 +1,26 @@
+import type { AgentAdapter } from '../agents/agent-adapter.js';
+import type { RunOptions } from '../config/run-options.js';
+import type { Git } from '../git/git.js';
+import type { Templates } from '../prompt/render-template.js';
+import type { Gate } from '../recon/gate.js';
+import type { Plan } from '../recon/plan.js';
+import type { StarPaths } from '../state/star-paths.js';
+import type { Emit } from './events.js';
+
+/** Everything an iteration needs, resolved once at start and passed down whole. */
+export interface LoopContext {
+  options: RunOptions;
+  plan: Plan;
+  /** Pinned at recon: the gates never change during a run. */
+  gates: readonly Gate[];
+  git: Git;
+  paths: StarPaths;
+  adapter: AgentAdapter;
+  templates: Templates;
+  emit: Emit;
+  signal: AbortSignal;
+  /** The environment agents and gates start from. */
+  env: NodeJS.ProcessEnv;
+  /** PRD mode: prd.json's path relative to the repository root, as the prompt names it. */
+  prdRelative?: string;
+}

@@ -1,0 +1,214 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
+import { selectNextStory, passedIds } from '../prd/select-next-story.js';
+import { buildPrompt } from '../prompt/build-prompt.js';
+import { runProcess } from '../proc/run-process.js';
+import { readJournalTail } from '../state/journal.js';
+import { readClaimFile } from '../state/read-claim-file.js';
+import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
+import type { Finding } from '../verify/finding.js';
+import { judgeClaim, untickedItems } from '../verify/judge-claim.js';
+import { runGates } from '../verify/run-gates.js';
+import { collectClaim, hasPromise } from './collect-claim.js';
+import type { LoopContext } from './loop-context.js';
+import { measureMovement, sameSummary } from './measure-movement.js';
+import { markStoriesPassed, settlePrd } from './settle-prd.js';
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function lastLine(text: string): string | undefined {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !hasPromise(l));
+  return lines.at(-1)?.slice(0, 300);
+}
+
+/**
+ * One iteration: a fresh agent process with a fresh prompt, then star-loop settles the work tree (nothing
+ * uncommitted is left or lost), reads the claim, and verifies it by running the gates itself.
+ * `state.lastIteration` is advanced (and saved by the caller's `beforeAgent`) before the agent starts,
+ * so a crash never reuses an iteration folder.
+ */
+export async function runIteration(
+  ctx: LoopContext,
+  state: RunState,
+  beforeAgent: () => Promise<void>,
+): Promise<IterationRecord> {
+  const { git, paths, options, emit } = ctx;
+  const n = state.lastIteration + 1;
+  const index = state.iterationsThisRun + 1;
+  state.lastIteration = n;
+  const runDir = paths.iterationDir(n);
+  await mkdir(runDir, { recursive: true });
+  const startedAt = new Date();
+
+  const prdNow = options.prdFile ? await readPrdNow(options.prdFile) : undefined;
+  if (prdNow && !prdNow.loaded) throw new Error(`prd.json cannot be read at iteration ${n}: ${prdNow.error}`);
+  const prd = prdNow?.loaded;
+  const passed = prd ? passedIds(prd.prd) : new Set<string>();
+  const story = prd ? selectNextStory(prd.prd, passed) : undefined;
+  const passesBefore = prd ? passesMap(prd) : new Map<string, boolean>();
+
+  const startHead = await git.head();
+  const startTree = startHead ? await git.tree(startHead) : undefined;
+  // A claim is consumed: whatever an earlier iteration or a killed run left never counts.
+  await rm(paths.claim, { force: true });
+  const planBefore = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
+
+  const prompt = buildPrompt({
+    templates: ctx.templates,
+    iteration: n,
+    gates: ctx.gates,
+    findings: state.pendingFindings,
+    journalTail: await readJournalTail(paths.journal),
+    claimFile: '.star/claim.json',
+    prd: prd && story ? { file: ctx.prdRelative ?? 'prd.json', prd: prd.prd, story, passed } : undefined,
+    task: options.task ? { text: options.task, planFile: '.star/plan.md', plan: planBefore } : undefined,
+  });
+  await writeFile(join(runDir, 'prompt.md'), prompt, 'utf8');
+  emit({ type: 'iteration.started', iteration: n, index, maxIterations: options.maxIterations, story: story?.id, storyTitle: story?.title });
+  await beforeAgent();
+
+  const invocation = ctx.adapter.invocation({
+    root: options.root,
+    prompt,
+    iteration: n,
+    runDir,
+    claimFile: paths.claim,
+    storyId: story?.id,
+    model: options.model,
+    agentCmd: options.agentCmd,
+    role: 'implementer',
+    baseEnv: ctx.env,
+  });
+  const parser = ctx.adapter.createParser();
+  const remainingTime = options.maxTimeMs !== undefined ? Math.max(1000, options.maxTimeMs - state.activeMs) : Number.POSITIVE_INFINITY;
+  const proc = await runProcess({
+    command: invocation.command,
+    args: invocation.args,
+    env: invocation.env,
+    input: invocation.input,
+    cwd: options.root,
+    logFile: join(runDir, 'agent.log'),
+    onStdoutLine: (line) => parser.onLine(line),
+    timeoutMs: Math.min(options.iterationTimeoutMs, remainingTime),
+    signal: ctx.signal,
+  });
+  const output = parser.result();
+  const agentError = proc.spawnError ?? (proc.timedOut ? 'timed out' : output.isError ? output.errorMessage : proc.exitCode ? `exit code ${proc.exitCode}` : undefined);
+  emit({
+    type: 'agent.finished',
+    iteration: n,
+    exitCode: proc.exitCode,
+    signal: proc.signal,
+    timedOut: proc.timedOut,
+    isError: Boolean(agentError),
+    error: agentError,
+    durationMs: Math.round(proc.durationMs),
+    costUsd: output.costUsd,
+  });
+
+  // Nothing the agent did is lost: uncommitted work becomes a commit of its own.
+  let committedForAgent: string | undefined;
+  if ((await git.workingChanges()).length > 0) {
+    const message = `star-loop: iteration ${n} (uncommitted work)`;
+    committedForAgent = await git.commitAll(message);
+    if (committedForAgent) emit({ type: 'work.committed', iteration: n, commit: committedForAgent, message });
+  }
+  const claimNotes: string[] = [];
+  let flipped: string[] = [];
+  if (options.prdFile) {
+    const settled = await settlePrd(git, options.prdFile, passesBefore, n);
+    flipped = settled.flipped;
+    if (settled.error) claimNotes.push(`prd.json could not be read after the agent: ${settled.error}`);
+    if (settled.restored.length > 0) emit({ type: 'passes.restored', iteration: n, stories: settled.restored });
+  }
+  const endHead = await git.head();
+  const endTree = endHead ? await git.tree(endHead) : undefined;
+  const filesChanged = startHead && endHead && startHead !== endHead ? (await git.filesChangedBetween(startHead, endHead)).length : 0;
+
+  const claimFile = await readClaimFile(paths.claim);
+  if (claimFile.kind !== 'absent') await writeFile(join(runDir, 'claim.json'), claimFile.text, 'utf8');
+  const collected = collectClaim({
+    mode: options.mode,
+    claimFile,
+    finalMessage: output.finalMessage,
+    selectedStory: story?.id,
+    flippedStories: flipped,
+    storyIds: new Set(passesBefore.keys()),
+    passed,
+  });
+  claimNotes.push(...collected.notes);
+  emit({ type: 'claim.read', iteration: n, claim: collected.claim, notes: claimNotes });
+
+  const planAfter = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
+  let verdict: IterationRecord['verdict'] = 'no-claim';
+  let findings: Finding[] = [];
+  let gates: GateResult[] = [];
+  let acceptedStories: string[] = [];
+  if (collected.claim) {
+    gates = await runGates(ctx.gates, {
+      root: options.root,
+      logFile: join(runDir, 'gates.log'),
+      timeoutMs: options.gateTimeoutMs,
+      env: ctx.env,
+      signal: ctx.signal,
+      onResult: ({ tail: _tail, ...result }) => emit({ type: 'gate.finished', iteration: n, result }),
+    });
+    const judged = judgeClaim({ gates, untickedPlanItems: options.mode === 'task' ? untickedItems(planAfter ?? '') : undefined });
+    verdict = judged.verdict;
+    findings = judged.findings;
+    if (verdict === 'accepted' && options.prdFile) {
+      acceptedStories = collected.claim.stories;
+      await markStoriesPassed(git, options.prdFile, acceptedStories, n);
+    }
+    emit({ type: 'claim.verdict', iteration: n, verdict, stories: collected.claim.stories, findings });
+  }
+
+  const movement = measureMovement({
+    startHead,
+    endHead,
+    startTree,
+    endTree,
+    filesChanged,
+    acceptedStories,
+    taskAccepted: verdict === 'accepted' && options.mode === 'task',
+    planChanged: planAfter !== undefined && planAfter !== planBefore,
+  });
+  const summary = collected.summary ?? lastLine(output.finalMessage);
+  const previous = state.records.at(-1);
+  return {
+    n,
+    index,
+    story: story?.id,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    startHead,
+    endHead: await git.head(),
+    agent: {
+      exitCode: proc.exitCode,
+      signal: proc.signal,
+      timedOut: proc.timedOut,
+      isError: Boolean(agentError),
+      error: agentError,
+      sessionId: output.sessionId,
+      costUsd: output.costUsd,
+    },
+    moved: movement.moved,
+    movement: movement.reasons,
+    committedForAgent,
+    claim: collected.claim,
+    claimNotes,
+    verdict,
+    findings,
+    gates,
+    summary,
+    repeated: !movement.moved && sameSummary(summary, previous?.summary),
+    stall: !movement.moved || verdict === 'rejected',
+  };
+}

@@ -1,0 +1,92 @@
+import { appendJournal } from '../state/journal.js';
+import { readPrdNow } from '../prd/read-prd-passes.js';
+import type { RunState, StopReason } from '../state/run-state-schema.js';
+import { writeState } from '../state/state-store.js';
+import { decideNextStep, decideStall, exitCodeFor } from './decide-next-step.js';
+import { journalEntry } from './journal-entry.js';
+import type { LoopContext } from './loop-context.js';
+import { runIteration } from './run-iteration.js';
+
+export interface LoopOutcome {
+  stopReason: StopReason;
+  exitCode: number;
+  detail: string;
+}
+
+/** What is left: the ids of stories without `passes`, or the task while it is not accepted. */
+export async function remainingWork(ctx: LoopContext, state: RunState): Promise<string[]> {
+  if (ctx.options.prdFile) {
+    const now = await readPrdNow(ctx.options.prdFile);
+    if (!now.loaded) throw new Error(`prd.json cannot be read: ${now.error}`);
+    return now.loaded.prd.userStories.filter((s) => !s.passes).map((s) => s.id);
+  }
+  return state.taskComplete ? [] : ['task'];
+}
+
+/** Runs who stopped for a reason a human can act on keep their id, counters and findings for the next run. */
+const PAUSING: ReadonlySet<StopReason> = new Set(['stalled', 'stopped', 'error']);
+
+/**
+ * The loop: decide (pure) whether to go on, run one iteration, record it, repeat. State is saved after
+ * every step, so a fresh runner can continue from disk alone.
+ */
+export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOutcome> {
+  const { paths, options, emit } = ctx;
+  const segmentStart = Date.now();
+  const activeBase = state.activeMs;
+  const save = async () => {
+    state.activeMs = activeBase + (Date.now() - segmentStart);
+    state.updatedAt = new Date().toISOString();
+    await writeState(paths.state, state);
+  };
+
+  let stalled: string | undefined;
+  let pauseOnStall = true;
+  for (;;) {
+    state.activeMs = activeBase + (Date.now() - segmentStart);
+    const step = decideNextStep({
+      aborted: ctx.signal.aborted,
+      remaining: (await remainingWork(ctx, state)).length,
+      iterationsThisRun: state.iterationsThisRun,
+      maxIterations: options.maxIterations,
+      activeMs: state.activeMs,
+      maxTimeMs: options.maxTimeMs,
+      stalled,
+    });
+    if (step.kind === 'stop') {
+      const paused = step.reason === 'stalled' ? pauseOnStall : PAUSING.has(step.reason);
+      state.status = paused ? 'paused' : 'finished';
+      state.stopReason = step.reason;
+      state.stopDetail = step.detail;
+      state.exitCode = exitCodeFor(step.reason);
+      state.endedAt = new Date().toISOString();
+      await save();
+      return { stopReason: step.reason, exitCode: state.exitCode, detail: step.detail };
+    }
+
+    const record = await runIteration(ctx, state, save);
+    state.iterationsThisRun = record.index;
+    state.records.push(record);
+    if (record.verdict === 'accepted') {
+      state.pendingFindings = [];
+      if (options.mode === 'task') state.taskComplete = true;
+      const stories = record.claim?.stories.length ? record.claim.stories : [undefined];
+      for (const story of stories) state.accepted.push({ story, iteration: record.n, at: new Date().toISOString() });
+    } else if (record.verdict === 'rejected') {
+      state.pendingFindings = record.findings;
+    }
+    state.stallStreak = record.stall ? state.stallStreak + 1 : 0;
+    await appendJournal(paths.journal, journalEntry(record));
+    await save();
+    emit({ type: 'iteration.finished', record, stallStreak: state.stallStreak });
+
+    const stall = decideStall(state.stallStreak, options.stallAfter, options.onStall);
+    if (stall.kind === 'continue') {
+      emit({ type: 'warning', message: `${stall.detail}; continuing because --on-stall continue` });
+      state.stallStreak = 0;
+    } else if (stall.kind !== 'none') {
+      stalled = stall.detail;
+      pauseOnStall = stall.kind === 'pause';
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { execa } from 'execa';
+import { LineSplitter } from './line-splitter.js';
+import { TailBuffer } from './tail-buffer.js';
+
+export interface ProcessSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Text written to stdin, which is then closed; undefined means stdin is /dev/null. */
+  input?: string;
+  /** stdout and stderr are appended here as they arrive, never held whole in memory. */
+  logFile: string;
+  /** Called for each complete stdout line (stderr is logged, not parsed). */
+  onStdoutLine?: (line: string) => void;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** How much of the combined output to keep for quoting. */
+  tailBytes?: number;
+  /** Between TERM and KILL when the process group has to be ended. */
+  graceMs?: number;
+}
+
+export interface ProcessResult {
+  exitCode?: number;
+  signal?: string;
+  timedOut: boolean;
+  aborted: boolean;
+  /** The process could not be started at all (e.g. command not found by the OS). */
+  spawnError?: string;
+  durationMs: number;
+  tail: string;
+  skippedLongLines: number;
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/**
+ * Runs one child process in its own process group with its output streamed to a log file. On timeout
+ * or abort the whole group gets TERM, then KILL after a grace period; when the main process exits, what
+ * it left running in its group is ended too, so no agent or gate leaves orphans behind.
+ */
+export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+  const started = performance.now();
+  const file = createWriteStream(spec.logFile, { flags: 'a' });
+  await once(file, 'open');
+  const tail = new TailBuffer(spec.tailBytes ?? 8 * 1024);
+  const splitter = new LineSplitter(spec.onStdoutLine ?? (() => {}));
+  const parse = Boolean(spec.onStdoutLine);
+
+  const child = execa(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: false,
+    detached: true,
+    reject: false,
+    buffer: false,
+    stripFinalNewline: false,
+    ...(spec.input === undefined ? { stdin: 'ignore' as const } : { input: spec.input }),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const pid = child.pid;
+
+  let timedOut = false;
+  let aborted = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const end = () => {
+    killGroup(pid, 'SIGTERM');
+    killTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), spec.graceMs ?? 5000);
+    killTimer.unref();
+  };
+  const timer = spec.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        end();
+      }, spec.timeoutMs)
+    : undefined;
+  const onAbort = () => {
+    aborted = true;
+    end();
+  };
+  spec.signal?.addEventListener('abort', onAbort, { once: true });
+  if (spec.signal?.aborted) onAbort();
+  // The main process is done: end what it left running in its group, so the pipes close.
+  child.once('exit', () => end());
+
+  const sink = (parseLines: boolean) =>
+    new Writable({
+      write(chunk: Buffer, _enc, callback) {
+        if (parseLines) splitter.push(chunk);
+        tail.push(chunk);
+        file.write(chunk, callback);
+      },
+    });
+  const streams = [
+    child.stdout ? pipeline(child.stdout, sink(parse)) : Promise.resolve(),
+    child.stderr ? pipeline(child.stderr, sink(false)) : Promise.resolve(),
+  ];
+  const result = await child;
+  await Promise.allSettled(streams);
+  splitter.end();
+  if (timer) clearTimeout(timer);
+  if (killTimer) clearTimeout(killTimer);
+  spec.signal?.removeEventListener('abort', onAbort);
+  file.end();
+  await once(file, 'close');
+
+  const spawnError = result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted
+    ? (result.cause instanceof Error ? result.cause.message : result.shortMessage)
+    : undefined;
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut,
+    aborted,
+    spawnError,
+    durationMs: performance.now() - started,
+    tail: tail.text(),
+    skippedLongLines: splitter.skippedLines,
+  };
+}

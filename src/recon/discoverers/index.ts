@@ -1,0 +1,23 @@
+import type { GateDiscoverer } from '../gate.js';
+import { cargoDiscoverer } from './cargo.js';
+import { contributingDiscoverer } from './contributing.js';
+import { goModDiscoverer } from './go-mod.js';
+import { justfileDiscoverer, makefileDiscoverer } from './makefile.js';
+import { packageJsonDiscoverer } from './package-json.js';
+import { pyprojectDiscoverer } from './pyproject.js';
+import { workflowsDiscoverer } from './workflows.js';
+
+/**
+ * Every gate discoverer, in precedence order: a command found by an earlier one keeps that source when a
+ * later one (CI steps, CONTRIBUTING.md) names it again. Adding an ecosystem: one file here and one line.
+ */
+export const gateDiscoverers: readonly GateDiscoverer[] = [
+  packageJsonDiscoverer,
+  makefileDiscoverer,
+  justfileDiscoverer,
+  pyprojectDiscoverer,
+  cargoDiscoverer,
+  goModDiscoverer,
+  workflowsDiscoverer,
+  contributingDiscoverer,
+];

@@ -1,0 +1,86 @@
+import type { RunOptions } from '../config/run-options.js';
+import type { Prd } from '../prd/prd-schema.js';
+import { blockedStories, orderStories, passedIds, selectNextStory } from '../prd/select-next-story.js';
+import type { Gate } from './gate.js';
+import type { GitState } from './read-git-state.js';
+
+export interface PlannedStory {
+  id: string;
+  title: string;
+  priority?: number;
+  passes: boolean;
+  /** Unfinished stories this one waits for. */
+  waitingFor: string[];
+}
+
+/** What `run` will do, as data: `--dry-run` prints it, `run` carries it out, the report repeats it. */
+export interface Plan {
+  mode: 'prd' | 'task';
+  target: string;
+  git: GitState;
+  agent: { name: string; command: string; found: boolean };
+  gates: Gate[];
+  stories?: { total: number; passed: number; remaining: number; next?: string; order: PlannedStory[] };
+  task?: string;
+  limits: { maxIterations: number; maxTimeMs?: number; stallAfter: number; onStall: string; iterationTimeoutMs: number; gateTimeoutMs: number };
+  /** Biggest first. */
+  risks: string[];
+}
+
+export interface PlanInput {
+  options: RunOptions;
+  git: GitState;
+  gates: Gate[];
+  prd?: Prd;
+  target: string;
+  agent: { name: string; command: string; found: boolean };
+}
+
+export function buildPlan(input: PlanInput): Plan {
+  const { options, git, gates, prd, agent } = input;
+  const risks: string[] = [];
+  if (gates.length === 0) {
+    risks.push('no quality gates found: claims can only be checked by inspection — add a test script, or `gates` in star.config.json');
+  }
+  if (!agent.found) risks.push(`agent "${agent.name}": \`${agent.command}\` was not found on PATH, so iteration 1 will fail`);
+  let stories: Plan['stories'];
+  if (prd) {
+    const passed = passedIds(prd);
+    const order = orderStories(prd).map((s) => ({
+      id: s.id,
+      title: s.title,
+      priority: s.priority,
+      passes: s.passes,
+      waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)),
+    }));
+    const next = selectNextStory(prd, passed);
+    stories = { total: prd.userStories.length, passed: passed.size, remaining: prd.userStories.length - passed.size, next: next?.id, order };
+    if (stories.remaining === 0) risks.push('every story already passes: there is nothing to do');
+    else if (!next) risks.push(`no story can start: ${blockedStories(prd, passed).map((s) => s.id).join(', ')} wait for unfinished dependencies`);
+  }
+  if (!git.head) risks.push('the repository has no commits yet: progress is measured against commits, so make one first');
+  if (git.changes.length > 0) {
+    risks.push(`the work tree has ${git.changes.length} uncommitted change(s); star-loop will commit them with the agent's first iteration — commit or stash them yourself first`);
+  }
+  if (git.branch && git.branch === git.defaultBranch) {
+    risks.push(`running on the default branch "${git.branch}": the agent's commits land there — consider \`git switch -c star-loop/work\``);
+  }
+  return {
+    mode: options.mode,
+    target: input.target,
+    git,
+    agent,
+    gates,
+    stories,
+    task: options.task,
+    limits: {
+      maxIterations: options.maxIterations,
+      maxTimeMs: options.maxTimeMs,
+      stallAfter: options.stallAfter,
+      onStall: options.onStall,
+      iterationTimeoutMs: options.iterationTimeoutMs,
+      gateTimeoutMs: options.gateTimeoutMs,
+    },
+    risks,
+  };
+}

@@ -1,0 +1,36 @@
+import { formatDuration } from '../util/parse-duration.js';
+import type { Plan } from './plan.js';
+
+/** The recon plan as text, for `--dry-run`, the terminal at start and the report. */
+export function renderPlan(plan: Plan): string {
+  const out: string[] = [];
+  const { git, limits } = plan;
+  out.push(`Mode: ${plan.mode === 'prd' ? 'PRD' : 'task'} (${plan.target})`);
+  out.push(
+    `Git: ${git.root} on ${git.branch ?? '(detached HEAD)'} at ${git.head?.slice(0, 10) ?? '(no commits)'}; default branch ${git.defaultBranch ?? '(unknown)'} (${git.defaultBranchSource}); ${git.changes.length === 0 ? 'clean' : `${git.changes.length} uncommitted change(s)`}`,
+  );
+  out.push(`Agent: ${plan.agent.name} — ${plan.agent.command}${plan.agent.found ? '' : ' (not found on PATH)'}`);
+  out.push('Gates (run by star-loop on every claim):');
+  if (plan.gates.length === 0) out.push('  (none found)');
+  for (const g of plan.gates) out.push(`  - ${g.name}: \`${g.command}\`  [${g.source}]`);
+  if (plan.stories) {
+    const s = plan.stories;
+    out.push(`Stories: ${s.total} total, ${s.passed} passing, ${s.remaining} remaining; next: ${s.next ?? '(none ready)'}`);
+    for (const story of s.order) {
+      const mark = story.passes ? 'x' : ' ';
+      const wait = story.waitingFor.length > 0 ? `  (waits for ${story.waitingFor.join(', ')})` : '';
+      out.push(`  [${mark}] ${story.id}${story.priority !== undefined ? ` p${story.priority}` : ''} ${story.title}${wait}`);
+    }
+  }
+  if (plan.task) {
+    const firstLine = plan.task.split('\n')[0] ?? '';
+    out.push(`Task: ${firstLine.length > 100 ? `${firstLine.slice(0, 100)}…` : firstLine}`);
+    out.push('  the agent keeps an ordered checklist in .star/plan.md and takes the first unticked item each iteration');
+  }
+  out.push(
+    `Limits: at most ${limits.maxIterations} iterations${limits.maxTimeMs ? `, ${formatDuration(limits.maxTimeMs)} wall clock` : ''}; ${limits.onStall} after ${limits.stallAfter} iterations without movement; agent timeout ${formatDuration(limits.iterationTimeoutMs)}, gate timeout ${formatDuration(limits.gateTimeoutMs)}`,
+  );
+  out.push(`Biggest risk: ${plan.risks[0] ?? 'none visible'}`);
+  for (const risk of plan.risks.slice(1)) out.push(`Also: ${risk}`);
+  return out.join('\n');
+}

@@ -1,0 +1,79 @@
+import type { Plan } from '../recon/plan.js';
+import type { RunState } from '../state/run-state-schema.js';
+
+export const REPORT_SCHEMA = 'star-loop/report@1';
+
+/** report.json: for scripts. Its fields are documented in the README ("report.json"). */
+export interface Report {
+  schema: typeof REPORT_SCHEMA;
+  runId: string;
+  stopReason: NonNullable<RunState['stopReason']>;
+  exitCode: number;
+  detail: string;
+  status: RunState['status'];
+  mode: RunState['mode'];
+  target: string;
+  startedAt: string;
+  endedAt?: string;
+  activeMs: number;
+  iterations: number;
+  accepted: Array<{ story?: string; iteration: number }>;
+  rejected: Array<{ story?: string; iteration: number; findings: Array<{ rule: string; detail: string; gate?: string; command?: string }> }>;
+  remaining: string[];
+  gates: Plan['gates'];
+  costUsd?: number;
+  plan: Plan;
+  table: Array<{
+    iteration: number;
+    story?: string;
+    durationMs: number;
+    moved: boolean;
+    movement: string[];
+    claim?: string[];
+    verdict: 'accepted' | 'rejected' | 'no-claim';
+    agentError?: string;
+  }>;
+  runner: { peakRssBytes: number };
+}
+
+export function buildReport(input: { state: RunState; plan: Plan; remaining: string[]; peakRssBytes: number }): Report {
+  const { state, plan } = input;
+  const costs = state.records.map((r) => r.agent.costUsd).filter((c): c is number => c !== undefined);
+  return {
+    schema: REPORT_SCHEMA,
+    runId: state.runId,
+    stopReason: state.stopReason ?? 'error',
+    exitCode: state.exitCode ?? 1,
+    detail: state.stopDetail ?? '',
+    status: state.status,
+    mode: state.mode,
+    target: state.target,
+    startedAt: state.startedAt,
+    endedAt: state.endedAt,
+    activeMs: state.activeMs,
+    iterations: state.iterationsThisRun,
+    accepted: state.accepted.map(({ story, iteration }) => ({ story, iteration })),
+    rejected: state.records
+      .filter((r) => r.verdict === 'rejected')
+      .map((r) => ({
+        story: r.claim?.stories.join(', ') || r.story,
+        iteration: r.n,
+        findings: r.findings.map(({ rule, detail, gate, command }) => ({ rule, detail, gate, command })),
+      })),
+    remaining: input.remaining,
+    gates: plan.gates,
+    costUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : undefined,
+    plan,
+    table: state.records.map((r) => ({
+      iteration: r.n,
+      story: r.story,
+      durationMs: r.durationMs,
+      moved: r.moved,
+      movement: r.movement,
+      claim: r.claim?.sources,
+      verdict: r.verdict,
+      agentError: r.agent.error,
+    })),
+    runner: { peakRssBytes: input.peakRssBytes },
+  };
+}

@@ -1,0 +1,39 @@
+import type { LoopEventWithTime } from '../loop/events.js';
+import { renderPlan } from '../recon/render-plan.js';
+import { formatDuration } from '../util/parse-duration.js';
+
+/** One concise human line (or none) per loop event. Pure, so the terminal output is table-tested. */
+export function renderEventLine(event: LoopEventWithTime): string | undefined {
+  switch (event.type) {
+    case 'run.started':
+      return `${event.continued ? `star-loop: continuing run ${event.runId}` : `star-loop: run ${event.runId}`}\n${renderPlan(event.plan)}`;
+    case 'iteration.started':
+      return `\n▶ iteration ${event.iteration} (${event.index}/${event.maxIterations})${event.story ? ` — ${event.story}: ${event.storyTitle ?? ''}` : ''}`;
+    case 'agent.finished':
+      return `  agent finished in ${formatDuration(event.durationMs)}${event.error ? ` — ${event.error}` : ''}${event.costUsd !== undefined ? ` ($${event.costUsd.toFixed(4)})` : ''}`;
+    case 'work.committed':
+      return `  committed the agent's uncommitted work as ${event.commit.slice(0, 10)}`;
+    case 'passes.restored':
+      return `  set passes of ${event.stories.join(', ')} back: only star-loop sets passes, after verification`;
+    case 'claim.read':
+      if (!event.claim) return `  no completion claim${event.notes.length ? ` (${event.notes.join('; ')})` : ''}`;
+      return `  claim: ${event.claim.task ? 'task complete' : event.claim.stories.join(', ')} (via ${event.claim.sources.join(', ')}) — verifying`;
+    case 'gate.finished':
+      return `    gate ${event.result.name}: ${event.result.status}${event.result.exitCode ? ` (exit ${event.result.exitCode})` : ''} in ${formatDuration(event.result.durationMs)}`;
+    case 'claim.verdict':
+      return event.verdict === 'accepted'
+        ? `  ✔ accepted${event.stories.length ? `: ${event.stories.join(', ')} passes` : ''}`
+        : `  ✘ rejected: ${event.findings.map((f) => f.detail).join('; ')}`;
+    case 'iteration.finished':
+      return `  moved: ${event.record.moved ? event.record.movement.join(', ') : 'no'}${event.stallStreak > 0 ? ` (stall streak ${event.stallStreak})` : ''}`;
+    case 'warning':
+      return `  warning: ${event.message}`;
+    case 'run.finished':
+      return [
+        '',
+        `star-loop: ${event.stopReason} — ${event.detail} (exit ${event.exitCode})`,
+        `  iterations ${event.iterations}, accepted ${event.accepted}, rejected ${event.rejected}, remaining ${event.remaining.length ? event.remaining.join(', ') : 'nothing'}`,
+        `  report: ${event.reportFile}`,
+      ].join('\n');
+  }
+}

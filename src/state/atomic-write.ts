@@ -1,0 +1,23 @@
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+
+/**
+ * Write, fsync, rename: a reader (or a runner restarted after a crash) sees the old file or the new one,
+ * never half of either.
+ */
+export async function writeFileAtomic(file: string, data: string): Promise<void> {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(tmp, file);
+  } catch (error) {
+    await unlink(tmp).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+export const STATE_SCHEMA_VERSION = 1;
+
+export const stopReasons = ['complete', 'max-iterations', 'max-time', 'stalled', 'refused', 'safety', 'stopped', 'error'] as const;
+export type StopReason = (typeof stopReasons)[number];
+
+export const findingSchema = z.object({
+  rule: z.string(),
+  detail: z.string(),
+  gate: z.string().optional(),
+  command: z.string().optional(),
+  file: z.string().optional(),
+  line: z.number().optional(),
+  output: z.string().optional(),
+});
+
+export const gateResultSchema = z.object({
+  name: z.string(),
+  command: z.string(),
+  status: z.enum(['pass', 'fail', 'timeout', 'error']),
+  exitCode: z.number().optional(),
+  durationMs: z.number(),
+  /** Tail of the gate's output (its whole output is in the iteration's gates.log). */
+  tail: z.string(),
+});
+
+export const claimRecordSchema = z.object({
+  sources: z.array(z.enum(['claim-file', 'promise', 'passes-flip'])),
+  /** PRD mode: the stories claimed complete. */
+  stories: z.array(z.string()),
+  /** Task mode: the whole task claimed complete. */
+  task: z.boolean(),
+  summary: z.string().optional(),
+});
+
+export const iterationRecordSchema = z.object({
+  /** Global iteration number: the `.star/runs/<NNNN>/` folder. */
+  n: z.number(),
+  /** 1-based position within this run. */
+  index: z.number(),
+  story: z.string().optional(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  startHead: z.string().optional(),
+  endHead: z.string().optional(),
+  agent: z.object({
+    exitCode: z.number().optional(),
+    signal: z.string().optional(),
+    timedOut: z.boolean(),
+    isError: z.boolean(),
+    error: z.string().optional(),
+    sessionId: z.string().optional(),
+    costUsd: z.number().optional(),
+  }),
+  moved: z.boolean(),
+  movement: z.array(z.string()),
+  committedForAgent: z.string().optional(),
+  claim: claimRecordSchema.optional(),
+  claimNotes: z.array(z.string()),
+  verdict: z.enum(['accepted', 'rejected', 'no-claim']),
+  findings: z.array(findingSchema),
+  gates: z.array(gateResultSchema),
+  summary: z.string().optional(),
+  repeated: z.boolean(),
+  stall: z.boolean(),
+});
+
+export const runStateSchema = z.object({
+  schemaVersion: z.literal(STATE_SCHEMA_VERSION),
+  runId: z.string(),
+  mode: z.enum(['prd', 'task']),
+  /** prd.json path or the task's first line: a different target starts a new run. */
+  target: z.string(),
+  status: z.enum(['running', 'paused', 'finished']),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  endedAt: z.string().optional(),
+  /** Time spent running, summed over continuations (time paused does not count). */
+  activeMs: z.number(),
+  /** Highest iteration number used in this repository, across runs. */
+  lastIteration: z.number(),
+  iterationsThisRun: z.number(),
+  stallStreak: z.number(),
+  /** The last rejection's findings, handed to the next prompt verbatim. */
+  pendingFindings: z.array(findingSchema),
+  taskComplete: z.boolean(),
+  accepted: z.array(z.object({ story: z.string().optional(), iteration: z.number(), at: z.string() })),
+  records: z.array(iterationRecordSchema),
+  stopReason: z.enum(stopReasons).optional(),
+  exitCode: z.number().optional(),
+  stopDetail: z.string().optional(),
+});
+
+export type RunState = z.infer<typeof runStateSchema>;
+export type IterationRecord = z.infer<typeof iterationRecordSchema>;
+export type GateResult = z.infer<typeof gateResultSchema>;
+export type ClaimRecord = z.infer<typeof claimRecordSchema>;

@@ -1,0 +1,22 @@
+import { join } from 'node:path';
+import { STAR_DIR } from '../git/git.js';
+
+/** Every file star-loop keeps, in one place: the `.star/` layout documented in the README. */
+export function starPaths(root: string) {
+  const dir = join(root, STAR_DIR);
+  return {
+    dir,
+    gitignore: join(dir, '.gitignore'),
+    state: join(dir, 'state.json'),
+    journal: join(dir, 'journal.md'),
+    claim: join(dir, 'claim.json'),
+    plan: join(dir, 'plan.md'),
+    log: join(dir, 'log.jsonl'),
+    reportMd: join(dir, 'report.md'),
+    reportJson: join(dir, 'report.json'),
+    runs: join(dir, 'runs'),
+    iterationDir: (n: number) => join(dir, 'runs', String(n).padStart(4, '0')),
+  };
+}
+
+export type StarPaths = ReturnType<typeof starPaths>;
