@@ -1,0 +1,38 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+
+export const BIN = fileURLToPath(new URL('../../bin/star-loop.js', import.meta.url));
+export const SCRIPTED_AGENT = fileURLToPath(new URL('./scripted-agent.mjs', import.meta.url));
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns the built CLI (`bin/star-loop.js` → `dist/`), as a user would. */
+export async function runCli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const result = await execa(process.execPath, [BIN, ...args], { cwd, env: { NO_COLOR: '1', ...env }, reject: false, timeout: 120_000 });
+  return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Writes a scenario for the scripted agent and returns the `--agent-cmd` that runs it. */
+export async function scriptedAgent(dir: string, scenario: object, name = 'scenario'): Promise<{ cmd: string; file: string; calls: () => Promise<Array<Record<string, unknown>>> }> {
+  const file = join(dir, `${name}.json`);
+  await writeFile(file, JSON.stringify(scenario, null, 2));
+  return {
+    cmd: `node ${SCRIPTED_AGENT} ${file}`,
+    file,
+    calls: async () =>
+      (await readFile(`${file}.log.jsonl`, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+export async function readJson<T = Record<string, unknown>>(file: string): Promise<T> {
+  return JSON.parse(await readFile(file, 'utf8')) as T;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// A scripted stand-in for a coding agent: the only part of star-loop's tests that is not real. Driven by a
+// scenario file, it performs real edits and commits in the repository it runs in, writes claims, and
+// prints output as plain text or in Claude Code's stream-json format. Usage:
+//   node scripted-agent.mjs SCENARIO.json [claude-args...]
+// The scenario's `steps[k]` drives call k+1 (a counter file beside the scenario counts calls); `then`
+// drives every later call. A step may: write/append/delete files, commit, flip `passes` in prd.json,
+// write the claim file (object, or a string written verbatim), print a final message, echo the prompt,
+// print N junk bytes, sleep, and exit with a code. Every call also records its argv and env in calls.jsonl.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+const scenarioFile = process.argv[2];
+const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
+const counterFile = `${scenarioFile}.calls`;
+const call = (existsSync(counterFile) ? Number(readFileSync(counterFile, 'utf8')) : 0) + 1;
+writeFileSync(counterFile, String(call));
+const step = scenario.steps?.[call - 1] ?? scenario.then ?? {};
+const format = scenario.format ?? 'text';
+const prompt = step.ignoreStdin ? '' : readFileSync(0, 'utf8');
+appendFileSync(`${scenarioFile}.log.jsonl`, `${JSON.stringify({ call, argv: process.argv.slice(3), cwd: process.cwd(), env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('STAR_') || k === 'IS_SANDBOX')), promptBytes: Buffer.byteLength(prompt) })}\n`);
+
+function git(...args) {
+  execFileSync('git', ['-c', 'user.name=Scripted Agent', '-c', 'user.email=agent@example.invalid', ...args], { stdio: 'ignore' });
+}
+function out(obj) {
+  process.stdout.write(`${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n`);
+}
+
+if (step.sleepMs) await new Promise((r) => setTimeout(r, step.sleepMs));
+for (const [file, text] of Object.entries(step.write ?? {})) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text.replaceAll('{{call}}', String(call)));
+}
+for (const [file, text] of Object.entries(step.append ?? {})) appendFileSync(file, text.replaceAll('{{call}}', String(call)));
+for (const file of step.delete ?? []) rmSync(file, { force: true });
+if (step.flipPasses) {
+  const prd = JSON.parse(readFileSync('prd.json', 'utf8'));
+  for (const story of prd.userStories) if (step.flipPasses.includes(story.id)) story.passes = true;
+  writeFileSync('prd.json', `${JSON.stringify(prd, null, 2)}\n`);
+}
+if (step.commit) {
+  git('add', '-A');
+  git('commit', '-q', '--allow-empty', '-m', step.commit.replaceAll('{{call}}', String(call)));
+}
+if (step.claim !== undefined && process.env.STAR_CLAIM_FILE) {
+  writeFileSync(process.env.STAR_CLAIM_FILE, typeof step.claim === 'string' ? step.claim : JSON.stringify(step.claim));
+}
+if (step.printBytes) {
+  const line = Buffer.from(`${'x'.repeat(1023)}\n`);
+  const chunk = Buffer.concat(Array.from({ length: 64 }, () => line));
+  for (let sent = 0; sent < step.printBytes; sent += chunk.length) writeSync(1, chunk);
+}
+const final = step.final ?? '';
+if (format === 'claude-stream-json') {
+  out({ type: 'system', subtype: 'init', session_id: 'sess-scripted', cwd: process.cwd(), model: 'scripted', tools: ['Bash', 'Write'] });
+  if (step.echoPrompt) out({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: prompt }] } });
+  for (const text of step.assistantTexts ?? []) out({ type: 'assistant', message: { content: [{ type: 'text', text }] }, session_id: 'sess-scripted' });
+  out({
+    type: 'result',
+    subtype: 'success',
+    is_error: Boolean(step.isError),
+    api_error_status: step.isError ? 529 : null,
+    result: final,
+    session_id: 'sess-scripted',
+    total_cost_usd: step.costUsd ?? 0.0123,
+    usage: { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    permission_denials: [],
+  });
+} else {
+  if (step.echoPrompt) process.stdout.write(prompt);
+  if (final) out(final);
+}
+process.exit(step.exit ?? 0);
