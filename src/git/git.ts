@@ -50,7 +50,8 @@ export class Git {
 
   private async tryRaw(args: string[]): Promise<string | undefined> {
     try {
-      return (await this.raw(args)).trim();
+      // simple-git resolves a quiet failure (exit 1, nothing on stderr) with empty output.
+      return (await this.raw(args)).trim() || undefined;
     } catch {
       return undefined;
     }

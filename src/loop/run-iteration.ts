@@ -137,7 +137,8 @@ export async function runIteration(
   const collected = collectClaim({
     mode: options.mode,
     claimFile,
-    finalMessage: output.finalMessage,
+    // An error result (API failure, max turns) is not the agent's answer, whatever its text says.
+    finalMessage: output.isError ? '' : output.finalMessage,
     selectedStory: story?.id,
     flippedStories: flipped,
     storyIds: new Set(passesBefore.keys()),

@@ -19,8 +19,14 @@ export class LineSplitter {
   push(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-      this.append(chunk.subarray(start, nl));
-      this.flush();
+      if (this.partBytes === 0 && !this.overflowing) {
+        // The common case, a whole line inside one chunk: decode it in place, no copy.
+        if (nl - start > this.maxLineBytes) this.skippedLines++;
+        else this.onLine(chunk.toString('utf8', start, nl).replace(/\r$/, ''));
+      } else {
+        this.append(chunk.subarray(start, nl));
+        this.flush();
+      }
       start = nl + 1;
     }
     if (start < chunk.length) this.append(chunk.subarray(start));

@@ -6,7 +6,8 @@ export class TailBuffer {
   constructor(private readonly limit: number) {}
 
   push(chunk: Buffer): void {
-    this.chunks.push(Buffer.from(chunk));
+    // Stream chunks are fresh buffers that nothing else writes to: keeping a reference is safe.
+    this.chunks.push(chunk);
     this.bytes += chunk.length;
     while (this.chunks.length > 1 && this.bytes - (this.chunks[0]?.length ?? 0) >= this.limit) {
       this.bytes -= this.chunks.shift()?.length ?? 0;

@@ -14,7 +14,7 @@ export const claudeAdapter: AgentAdapter = {
     const env: Record<string, string | undefined> = { ...ctx.baseEnv, ...starEnv(ctx) };
     const notes: string[] = [];
     // Claude Code refuses --dangerously-skip-permissions as root unless it is told it runs in a sandbox.
-    if (process.getuid?.() === 0 && env.IS_SANDBOX === undefined) {
+    if (process.getuid?.() === 0 && !env.IS_SANDBOX) {
       env.IS_SANDBOX = '1';
       notes.push('running as root: IS_SANDBOX=1 set so Claude Code accepts --dangerously-skip-permissions');
     }

@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { Git } from '../../src/git/git.js';
+import { git, gitdir } from '../helpers/gitdir.js';
+
+describe('Git (the only owner of git), on real repositories', () => {
+  it('reads branch, default branch, HEAD; ignores .star/ when listing changes', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const repo = new Git(dir);
+    expect(await repo.currentBranch()).toBe('work');
+    expect(await repo.defaultBranch()).toEqual({ name: 'main', source: 'refs/heads/main' });
+    expect(await repo.head()).toBe(await git(dir, 'rev-parse', 'HEAD'));
+    await mkdir(join(dir, '.star'), { recursive: true });
+    await writeFile(join(dir, '.star/state.json'), '{}');
+    await writeFile(join(dir, 'b.txt'), 'b\n');
+    await writeFile(join(dir, 'a.txt'), 'changed\n');
+    expect(await repo.workingChanges()).toEqual([
+      { code: ' M', path: 'a.txt' },
+      { code: '??', path: 'b.txt' },
+    ]);
+    expect(await Git.topLevel(join(dir, '.star'))).toBe(await git(dir, 'rev-parse', '--show-toplevel'));
+  });
+
+  it('commitAll commits everything, returns undefined when there is nothing, and works without a configured identity', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    await git(dir, 'config', '--unset', 'user.name');
+    await git(dir, 'config', '--unset', 'user.email');
+    // No identity anywhere: not in the repository, not in the user's global or system config.
+    const saved = { global: process.env.GIT_CONFIG_GLOBAL, system: process.env.GIT_CONFIG_NOSYSTEM };
+    process.env.GIT_CONFIG_GLOBAL = '/dev/null';
+    process.env.GIT_CONFIG_NOSYSTEM = '1';
+    onTestFinished(() => {
+      for (const [key, value] of [['GIT_CONFIG_GLOBAL', saved.global], ['GIT_CONFIG_NOSYSTEM', saved.system]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    });
+    const repo = new Git(dir);
+    expect(await repo.commitAll('nothing')).toBeUndefined();
+    await writeFile(join(dir, 'new.txt'), 'new\n');
+    const commit = await repo.commitAll('star-loop: save');
+    expect(commit).toBe(await git(dir, 'rev-parse', 'HEAD'));
+    expect(await git(dir, 'log', '-1', '--format=%an <%ae> %s')).toBe('star-loop <star-loop@localhost> star-loop: save');
+    expect(await repo.workingChanges()).toEqual([]);
+  });
+
+  it('commitAll bypasses a failing pre-commit hook: a save point is never refused (claims are verified by the gates)', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    await writeFile(join(dir, '.git/hooks/pre-commit'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    await writeFile(join(dir, 'b.txt'), 'b\n');
+    const repo = new Git(dir);
+    expect(await repo.commitAll('save')).toBeDefined();
+    expect(await git(dir, 'show', 'HEAD:b.txt')).toBe('b');
+  });
+
+  it('reports no HEAD in a repository without commits, and the files changed between commits', async () => {
+    const empty = await gitdir({}, { commit: false });
+    expect(await new Git(empty).head()).toBeUndefined();
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const repo = new Git(dir);
+    const start = (await repo.head())!;
+    await writeFile(join(dir, 'b.txt'), 'b\n');
+    await writeFile(join(dir, 'a.txt'), 'a2\n');
+    const end = (await repo.commitAll('two files'))!;
+    expect((await repo.filesChangedBetween(start, end)).sort()).toEqual(['a.txt', 'b.txt']);
+    expect(await repo.tree(start)).not.toBe(await repo.tree(end));
+  });
+});

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runProcess } from '../../src/proc/run-process.js';
+
+/** Running (a zombie waiting for a reaper that is not star-loop's child counts as ended). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+async function setup() {
+  const dir = await mkdtemp(join(tmpdir(), 'star-loop-proc-'));
+  return { dir, log: join(dir, 'out.log') };
+}
+
+describe('runProcess (the only owner of child processes)', () => {
+  it('feeds stdin, streams stdout and stderr to the log, and hands stdout lines to the parser', async () => {
+    const { dir, log } = await setup();
+    const lines: string[] = [];
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', 'cat; echo err >&2; printf "last"; exit 3'],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      input: 'one\ntwo\n',
+      logFile: log,
+      onStdoutLine: (l) => lines.push(l),
+    });
+    expect(result.exitCode).toBe(3);
+    expect(lines).toEqual(['one', 'two', 'last']);
+    expect(await readFile(log, 'utf8')).toContain('err');
+    expect(result.tail).toContain('last');
+  });
+
+  it('on timeout ends the whole process group, grandchildren included', async () => {
+    const { dir, log } = await setup();
+    const pidFile = join(dir, 'grandchild.pid');
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', `sleep 300 & echo $! > ${pidFile}; wait`],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+      timeoutMs: 500,
+      graceMs: 500,
+    });
+    expect(result.timedOut).toBe(true);
+    const grandchild = Number(await readFile(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('ends what the main process left running in its group when it exits', async () => {
+    const { dir, log } = await setup();
+    const pidFile = join(dir, 'bg.pid');
+    const started = Date.now();
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', `sleep 300 & echo $! > ${pidFile}; exit 0`],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+      graceMs: 500,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(alive(Number(await readFile(pidFile, 'utf8')))).toBe(false);
+  });
+
+  it('an abort signal ends the process; a missing command is a spawn error, not a crash', async () => {
+    const { dir, log } = await setup();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const aborted = await runProcess({ command: 'sleep', args: ['30'], cwd: dir, env: { PATH: process.env.PATH }, logFile: log, signal: controller.signal });
+    expect(aborted.aborted).toBe(true);
+    const missing = await runProcess({ command: 'definitely-not-a-command-xyz', args: [], cwd: dir, env: { PATH: process.env.PATH }, logFile: log });
+    expect(missing.spawnError).toMatch(/ENOENT/);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/errors.js';
+import { type NextStepInput, decideNextStep, decideStall, exitCodeFor } from '../../src/loop/decide-next-step.js';
+import { measureMovement, sameSummary } from '../../src/loop/measure-movement.js';
+
+describe('measureMovement', () => {
+  const still = { startHead: 'a', endHead: 'a', startTree: 't', endTree: 't', filesChanged: 0, acceptedStories: [], taskAccepted: false, planChanged: false };
+  it.each([
+    ['nothing happened', {}, false, []],
+    ['a commit with new content', { endHead: 'b', endTree: 'u', filesChanged: 2 }, true, ['HEAD moved', '2 file(s) changed']],
+    ['an empty commit, or a flip that star-loop set back, is not movement', { endHead: 'b' }, false, []],
+    ['an accepted story', { acceptedStories: ['US-1'] }, true, ['US-1 accepted']],
+    ['an accepted task', { taskAccepted: true }, true, ['task accepted']],
+    ['the plan changed', { planChanged: true }, true, ['plan updated']],
+  ])('%s', (_name, change, moved, reasons) => {
+    expect(measureMovement({ ...still, ...change })).toEqual({ moved, reasons });
+  });
+
+  it('compares summaries loosely', () => {
+    expect(sameSummary('Fixed 3 tests', 'fixed 12  tests')).toBe(true);
+    expect(sameSummary('Fixed tests', 'Broke tests')).toBe(false);
+    expect(sameSummary(undefined, 'x')).toBe(false);
+  });
+});
+
+describe('decideNextStep', () => {
+  const going: NextStepInput = { aborted: false, remaining: 2, iterationsThisRun: 3, maxIterations: 20, activeMs: 1000, maxTimeMs: 60_000 };
+  it.each<[string, Partial<NextStepInput>, string]>([
+    ['work left and budget left → iterate', {}, 'iterate'],
+    ['no work left → complete, even on the last iteration', { remaining: 0, iterationsThisRun: 20, aborted: true }, 'complete'],
+    ['aborted → stopped', { aborted: true }, 'stopped'],
+    ['stalled → stalled', { stalled: '3 in a row' }, 'stalled'],
+    ['iterations used up → max-iterations', { iterationsThisRun: 20 }, 'max-iterations'],
+    ['time used up → max-time', { activeMs: 60_000 }, 'max-time'],
+    ['no time limit → iterate', { maxTimeMs: undefined, activeMs: 9e9 }, 'iterate'],
+  ])('%s', (_name, change, expected) => {
+    const step = decideNextStep({ ...going, ...change });
+    expect(step.kind === 'iterate' ? 'iterate' : step.reason).toBe(expected);
+  });
+});
+
+describe('decideStall and exit codes', () => {
+  it('acts only once the streak reaches --stall-after', () => {
+    expect(decideStall(2, 3, 'pause').kind).toBe('none');
+    expect(decideStall(3, 3, 'pause').kind).toBe('pause');
+    expect(decideStall(4, 3, 'stop').kind).toBe('stop');
+    expect(decideStall(3, 3, 'continue').kind).toBe('continue');
+  });
+
+  it.each([
+    ['complete', ExitCode.Complete],
+    ['max-iterations', ExitCode.Budget],
+    ['max-time', ExitCode.Budget],
+    ['stalled', ExitCode.NeedsHuman],
+    ['refused', ExitCode.NeedsHuman],
+    ['safety', ExitCode.Safety],
+    ['stopped', ExitCode.Stopped],
+    ['error', ExitCode.Internal],
+  ] as const)('%s → exit %i', (reason, code) => {
+    expect(exitCodeFor(reason)).toBe(code);
+  });
+});
