@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { calcRepo, prdText } from '../helpers/calc-repo.js';
+import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+
+interface Report {
+  stopReason: string;
+  exitCode: number;
+  status: string;
+  iterations: number;
+  table: Array<{ verdict: string; agentError?: string }>;
+}
+
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+describe('how a run stops', () => {
+  it('--on-stall stop ends the run (exit 4, not resumable); --on-stall continue goes on to the next limit', async () => {
+    const { repo, aux } = await calcRepo();
+    const idle = await scriptedAgent(aux, { then: {} });
+    const stop = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2', '--on-stall', 'stop']);
+    expect(stop.exitCode).toBe(4);
+    expect(await readJson<Report>(join(repo, '.star/report.json'))).toMatchObject({ stopReason: 'stalled', status: 'finished', iterations: 2 });
+
+    const { repo: repo2 } = await calcRepo();
+    const cont = await runCli(repo2, ['run', 'x', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2', '--on-stall', 'continue', '--max-iterations', '5']);
+    expect(cont.exitCode).toBe(3);
+    expect(cont.stdout).toContain('continuing because --on-stall continue');
+    expect(await readJson<Report>(join(repo2, '.star/report.json'))).toMatchObject({ stopReason: 'max-iterations', iterations: 5 });
+  });
+
+  it('--max-time ends a running agent at the limit and stops with exit 3', async () => {
+    const { repo, aux } = await calcRepo();
+    const slow = await scriptedAgent(aux, { then: { sleepMs: 60_000 } });
+    const started = Date.now();
+    const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', slow.cmd, '--max-time', '2s']);
+    expect(result.exitCode).toBe(3);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const report = await readJson<Report>(join(repo, '.star/report.json'));
+    expect(report).toMatchObject({ stopReason: 'max-time', iterations: 1 });
+    expect(report.table[0]?.agentError).toBe('timed out');
+  });
+
+  it('Ctrl-C (SIGINT) ends the agent’s process group, records everything and exits 6; the next run continues', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
+    const pidFile = join(aux, 'agent.pid');
+    const slow = await scriptedAgent(aux, { then: {} });
+    const child = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', `echo $$ > ${pidFile}; sleep 60`], {
+      cwd: repo,
+      reject: false,
+      env: { NO_COLOR: '1' },
+    });
+    for (let i = 0; i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      if ((await readFile(pidFile, 'utf8').catch(() => '')).trim()) break;
+    }
+    const agentPid = Number(await readFile(pidFile, 'utf8'));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(6);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(alive(agentPid)).toBe(false);
+    const report = await readJson<Report>(join(repo, '.star/report.json'));
+    expect(report).toMatchObject({ stopReason: 'stopped', exitCode: 6, status: 'paused', iterations: 1 });
+
+    const again = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd, '--max-iterations', '2']);
+    expect(again.stdout).toContain('continuing run');
+    expect(again.exitCode).toBe(3);
+    expect((await readJson<Report>(join(repo, '.star/report.json'))).iterations).toBe(2);
+  });
+
+  it('--json prints only JSON events, one per line, and .star/log.jsonl keeps them all', async () => {
+    const { repo, aux } = await calcRepo();
+    const agent = await scriptedAgent(aux, { then: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
+    const result = await runCli(repo, ['run', 'make x.txt', '--json', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(0);
+    const events = result.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; time: string });
+    expect(events.map((e) => e.type)).toEqual([
+      'run.started',
+      'iteration.started',
+      'agent.finished',
+      'claim.read',
+      'gate.finished',
+      'claim.verdict',
+      'iteration.finished',
+      'run.finished',
+    ]);
+    expect(events.every((e) => !Number.isNaN(Date.parse(e.time)))).toBe(true);
+    const log = (await readFile(join(repo, '.star/log.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string; level: number });
+    expect(log.map((l) => l.event)).toEqual(events.map((e) => e.type));
+  });
+
+  it('gives the command agent its contract: prompt on stdin, STAR_* environment, run in the repository root', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
+    const agent = await scriptedAgent(aux, { then: {} });
+    await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '1']);
+    const [call] = await agent.calls();
+    const env = call?.env as Record<string, string>;
+    expect(env).toMatchObject({ STAR_ITERATION: '1', STAR_STORY_ID: 'US-001', STAR_ROLE: 'implementer', STAR_CLAIM_FILE: join(repo, '.star/claim.json'), STAR_RUN_DIR: join(repo, '.star/runs/0001') });
+    expect(call?.cwd).toBe(repo);
+    expect(call?.promptBytes).toBe(Buffer.byteLength(await readFile(join(repo, '.star/runs/0001/prompt.md'))));
+  });
+});
