@@ -13,6 +13,7 @@ export function journalEntry(record: IterationRecord): string {
     const outcome = record.verdict === 'rejected' ? `rejected: ${record.findings.map((f) => f.detail).slice(0, 2).join('; ')}` : record.verdict;
     lines.push(`- claim (${record.claim.sources.join(', ')}): ${outcome}`);
   }
+  for (const note of record.claimNotes) lines.push(`- note: ${note}`);
   if (record.agent.timedOut) lines.push('- the agent timed out');
   else if (record.agent.isError) lines.push(`- agent error: ${(record.agent.error ?? '').slice(0, MAX_SUMMARY)}`);
   if (record.summary) {

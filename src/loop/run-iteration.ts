@@ -164,11 +164,21 @@ export async function runIteration(
     const judged = judgeClaim({ gates, untickedPlanItems: options.mode === 'task' ? untickedItems(planAfter ?? '') : undefined });
     verdict = judged.verdict;
     findings = judged.findings;
+    if (gates.length < ctx.gates.length) {
+      // Stopped part-way through the gates: an unverified claim is neither accepted nor held against the agent.
+      verdict = 'no-claim';
+      findings = [];
+      claimNotes.push('the claim was not verified: the run was stopped while the gates were running');
+      emit({ type: 'warning', message: claimNotes.at(-1) ?? '' });
+    } else if (ctx.gates.length === 0) {
+      claimNotes.push('no gates to run: accepted on the claim alone — review this work by inspection');
+      emit({ type: 'warning', message: claimNotes.at(-1) ?? '' });
+    }
     if (verdict === 'accepted' && options.prdFile) {
       acceptedStories = collected.claim.stories;
       await markStoriesPassed(git, options.prdFile, acceptedStories, n);
     }
-    emit({ type: 'claim.verdict', iteration: n, verdict, stories: collected.claim.stories, findings });
+    if (verdict !== 'no-claim') emit({ type: 'claim.verdict', iteration: n, verdict, stories: collected.claim.stories, findings });
   }
 
   const movement = measureMovement({

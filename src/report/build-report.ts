@@ -32,6 +32,7 @@ export interface Report {
     claim?: string[];
     verdict: 'accepted' | 'rejected' | 'no-claim';
     agentError?: string;
+    notes: string[];
   }>;
   runner: { peakRssBytes: number };
 }
@@ -73,6 +74,7 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
       claim: r.claim?.sources,
       verdict: r.verdict,
       agentError: r.agent.error,
+      notes: r.claimNotes,
     })),
     runner: { peakRssBytes: input.peakRssBytes },
   };

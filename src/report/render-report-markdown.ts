@@ -28,7 +28,7 @@ export function renderReportMarkdown(report: Report): string {
   out.push('', '## Iterations', '', '| # | story | duration | moved | claim | verdict | note |', '|---|---|---|---|---|---|---|');
   for (const row of report.table) {
     out.push(
-      `| ${row.iteration} | ${row.story ?? '—'} | ${formatDuration(row.durationMs)} | ${row.moved ? `yes (${cell(row.movement.join(', '))})` : 'no'} | ${row.claim?.join(', ') ?? '—'} | ${row.verdict} | ${cell(row.agentError ?? '')} |`,
+      `| ${row.iteration} | ${row.story ?? '—'} | ${formatDuration(row.durationMs)} | ${row.moved ? `yes (${cell(row.movement.join(', '))})` : 'no'} | ${row.claim?.join(', ') ?? '—'} | ${row.verdict} | ${cell([row.agentError, ...row.notes].filter(Boolean).join('; '))} |`,
     );
   }
   out.push('', '## Recon plan', '', '```', renderPlan(report.plan), '```', '');

@@ -31,6 +31,8 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       signal: options.signal,
       tailBytes: 4096,
     });
+    // A gate ended by a stop has no verdict: leave it out, so the claim counts as not verified.
+    if (run.aborted) break;
     const status: GateResult['status'] = run.timedOut
       ? 'timeout'
       : run.spawnError || run.exitCode === 126 || run.exitCode === 127 || run.signal

@@ -77,6 +77,36 @@ describe('how a run stops', () => {
     expect((await readJson<Report>(join(repo, '.star/report.json'))).iterations).toBe(2);
   });
 
+  it('a stop during verification leaves the claim unverified: neither accepted nor held against the agent', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([{ id: 'US-001', title: 'A' }]),
+      'star.config.json': JSON.stringify({ gates: [{ name: 'slow', command: 'sleep 60' }] }),
+    });
+    const agent = await scriptedAgent(aux, { then: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
+    const child = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd], { cwd: repo, reject: false });
+    const gatesLog = join(repo, '.star/runs/0001/gates.log');
+    for (let i = 0; i < 100 && !(await readFile(gatesLog, 'utf8').catch(() => '')).includes('===== gate slow'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGTERM');
+    expect((await child).exitCode).toBe(6);
+    const state = await readJson<{ records: Array<{ verdict: string; claimNotes: string[] }>; accepted: unknown[]; pendingFindings: unknown[] }>(join(repo, '.star/state.json'));
+    expect(state.records[0]?.verdict).toBe('no-claim');
+    expect(state.records[0]?.claimNotes).toContain('the claim was not verified: the run was stopped while the gates were running');
+    expect(state.accepted).toEqual([]);
+    expect(state.pendingFindings).toEqual([]);
+    expect(JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')).userStories[0].passes).toBe(false);
+  });
+
+  it('with no gates, a claim is accepted on its own and the report says it needs review', async () => {
+    const { repo, aux } = await calcRepo({ 'package.json': '{"name":"no-gates"}\n' });
+    const agent = await scriptedAgent(aux, { then: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
+    const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('no gates to run: accepted on the claim alone');
+    expect(await readFile(join(repo, '.star/report.md'), 'utf8')).toContain('review this work by inspection');
+  });
+
   it('--json prints only JSON events, one per line, and .star/log.jsonl keeps them all', async () => {
     const { repo, aux } = await calcRepo();
     const agent = await scriptedAgent(aux, { then: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
