@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, StarError, exitCodeHelp } from './errors.js';
+import { ExitCode, exitCodeHelp, StarError } from './errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -47,7 +47,9 @@ function printError(error: unknown): ExitCode {
     process.stderr.write(`  (exit ${error.exitCode})\n`);
     return error.exitCode;
   }
-  process.stderr.write(`star-loop: internal error — this is a bug, please report it with the lines below\n${(error as Error)?.stack ?? String(error)}\n`);
+  process.stderr.write(
+    `star-loop: internal error — this is a bug, please report it with the lines below\n${(error as Error)?.stack ?? String(error)}\n`,
+  );
   return ExitCode.Internal;
 }
 

@@ -14,5 +14,8 @@ export type AgentName = keyof typeof agentAdapters;
 
 export function getAgentAdapter(name: string): AgentAdapter {
   if (Object.hasOwn(agentAdapters, name)) return agentAdapters[name as AgentName];
-  throw new InputError(`--agent ${name}: unknown agent`, `use one of: ${Object.keys(agentAdapters).join(', ')} (or --agent command --agent-cmd "CMD")`);
+  throw new InputError(
+    `--agent ${name}: unknown agent`,
+    `use one of: ${Object.keys(agentAdapters).join(', ')} (or --agent command --agent-cmd "CMD")`,
+  );
 }

@@ -7,8 +7,8 @@ import type { RunOptions } from '../config/run-options.js';
 import { ExitCode, InputError, RefusedError } from '../errors.js';
 import { Git } from '../git/git.js';
 import { createEventLogger } from '../log/create-logger.js';
-import { createEmitter } from '../loop/events.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
+import { createEmitter } from '../loop/events.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { remainingWork, runLoop } from '../loop/run-loop.js';
 import { loadPrd } from '../prd/load-prd.js';
@@ -22,8 +22,8 @@ import { buildReport } from '../report/build-report.js';
 import { printLine, terminalSubscriber } from '../report/terminal-output.js';
 import { writeReport } from '../report/write-report.js';
 import { startRunState } from '../state/new-run-state.js';
-import { readState, writeState } from '../state/state-store.js';
 import { starPaths } from '../state/star-paths.js';
+import { readState, writeState } from '../state/state-store.js';
 
 function targetOf(options: RunOptions): string {
   if (options.prdFile) return relative(options.root, options.prdFile) || options.prdFile;
@@ -35,7 +35,8 @@ function targetOf(options: RunOptions): string {
 /** Recon: read everything, decide the plan. Writes nothing. */
 async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
   const root = await Git.topLevel(cwd);
-  if (!root) throw new InputError(`${cwd} is not inside a git repository`, 'run star-loop inside your project (or `git init` and commit first)');
+  if (!root)
+    throw new InputError(`${cwd} is not inside a git repository`, 'run star-loop inside your project (or `git init` and commit first)');
   const { config } = await loadConfig(root);
   const options = await resolveRunOptions({ cwd, root, taskText: taskWords.join(' '), flags, config });
   const adapter = getAgentAdapter(options.agent);
@@ -48,7 +49,15 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
   ]);
   // The invocation is pure: built once here with an empty prompt to show what will run.
   const probe = adapter.invocation({
-    root, prompt: '', iteration: 0, runDir: '', claimFile: '', role: 'implementer', model: options.model, agentCmd: options.agentCmd, baseEnv: {},
+    root,
+    prompt: '',
+    iteration: 0,
+    runDir: '',
+    claimFile: '',
+    role: 'implementer',
+    model: options.model,
+    agentCmd: options.agentCmd,
+    baseEnv: {},
   });
   const plan = buildPlan({
     options,
@@ -78,9 +87,16 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
     printLine(options.json ? JSON.stringify({ type: 'plan', plan }) : renderPlan(plan));
     return ExitCode.Complete;
   }
-  if (!plan.git.head) throw new RefusedError('the repository has no commits yet', 'make a first commit (`git add -A && git commit -m "initial commit"`), then run again');
+  if (!plan.git.head)
+    throw new RefusedError(
+      'the repository has no commits yet',
+      'make a first commit (`git add -A && git commit -m "initial commit"`), then run again',
+    );
   if (!plan.agent.found) {
-    throw new RefusedError(`agent "${adapter.name}": \`${adapter.executable({ agentCmd: options.agentCmd })}\` was not found on PATH`, 'install the agent CLI, or choose another with --agent');
+    throw new RefusedError(
+      `agent "${adapter.name}": \`${adapter.executable({ agentCmd: options.agentCmd })}\` was not found on PATH`,
+      'install the agent CLI, or choose another with --agent',
+    );
   }
 
   const paths = starPaths(options.root);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { zodProblems } from '../util/format-zod-issues.js';
-import { type StarConfig, configSchema } from './config-schema.js';
+import { configSchema, type StarConfig } from './config-schema.js';
 
 export const CONFIG_FILE = 'star.config.json';
 

@@ -58,15 +58,18 @@ export async function resolveRunOptions(input: {
   }
   if (flags.prompt && taskText) throw new InputError('give the task as text or as --prompt FILE, not both');
   // A task on the command line wins over a prd named in star.config.json, and the other way round.
-  const prdPath = flags.prd
-    ? resolve(cwd, flags.prd)
-    : !taskText && !flags.prompt && config.prd ? resolve(root, config.prd) : undefined;
+  const prdPath = flags.prd ? resolve(cwd, flags.prd) : !taskText && !flags.prompt && config.prd ? resolve(root, config.prd) : undefined;
   const promptPath = flags.prompt
     ? resolve(cwd, flags.prompt)
-    : !prdPath && !taskText && config.prompt ? resolve(root, config.prompt) : undefined;
+    : !prdPath && !taskText && config.prompt
+      ? resolve(root, config.prompt)
+      : undefined;
 
   if (!prdPath && !promptPath && !taskText) {
-    throw new InputError('nothing to do: give a task as text, --prompt FILE, or --prd FILE', 'e.g. `star-loop run --prd prd.json` or `star-loop run "fix the flaky date test"`');
+    throw new InputError(
+      'nothing to do: give a task as text, --prompt FILE, or --prd FILE',
+      'e.g. `star-loop run --prd prd.json` or `star-loop run "fix the flaky date test"`',
+    );
   }
 
   let task = taskText;
@@ -92,17 +95,22 @@ export async function resolveRunOptions(input: {
     agent: flags.agentCmd && !flags.agent ? 'command' : agent,
     agentCmd,
     model: flags.model ?? config.model,
-    maxIterations: flags.maxIterations !== undefined
-      ? positiveInt(flags.maxIterations, '--max-iterations')
-      : (config.maxIterations ?? DEFAULTS.maxIterations),
+    maxIterations:
+      flags.maxIterations !== undefined
+        ? positiveInt(flags.maxIterations, '--max-iterations')
+        : (config.maxIterations ?? DEFAULTS.maxIterations),
     maxTimeMs: maxTime === undefined ? undefined : duration(maxTime, flags.maxTime ? '--max-time' : `${c}: maxTime`),
-    stallAfter: flags.stallAfter !== undefined ? positiveInt(flags.stallAfter, '--stall-after') : (config.stallAfter ?? DEFAULTS.stallAfter),
+    stallAfter:
+      flags.stallAfter !== undefined ? positiveInt(flags.stallAfter, '--stall-after') : (config.stallAfter ?? DEFAULTS.stallAfter),
     onStall: flags.onStall !== undefined ? onStall(flags.onStall, '--on-stall') : (config.onStall ?? DEFAULTS.onStall),
     iterationTimeoutMs: duration(
       flags.iterationTimeout ?? config.iterationTimeout ?? DEFAULTS.iterationTimeout,
       flags.iterationTimeout ? '--iteration-timeout' : `${c}: iterationTimeout`,
     ),
-    gateTimeoutMs: duration(flags.gateTimeout ?? config.gateTimeout ?? DEFAULTS.gateTimeout, flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`),
+    gateTimeoutMs: duration(
+      flags.gateTimeout ?? config.gateTimeout ?? DEFAULTS.gateTimeout,
+      flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`,
+    ),
     json: flags.json ?? false,
     gates: config.gates,
   };

@@ -84,6 +84,8 @@ switch (story) {
     break;
   }
   default:
-    say(`I am a scripted demo, not a language model: I only know the demo repository's stories (US-001 to US-003), not "${story}". Doing nothing.`);
+    say(
+      `I am a scripted demo, not a language model: I only know the demo repository's stories (US-001 to US-003), not "${story}". Doing nothing.`,
+    );
     claim(false, 'demo agent: unknown story, nothing done');
 }

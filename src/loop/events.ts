@@ -9,7 +9,17 @@ import type { Finding } from '../verify/finding.js';
 export type LoopEvent =
   | { type: 'run.started'; runId: string; continued: boolean; plan: Plan }
   | { type: 'iteration.started'; iteration: number; index: number; maxIterations: number; story?: string; storyTitle?: string }
-  | { type: 'agent.finished'; iteration: number; exitCode?: number; signal?: string; timedOut: boolean; isError: boolean; error?: string; durationMs: number; costUsd?: number }
+  | {
+      type: 'agent.finished';
+      iteration: number;
+      exitCode?: number;
+      signal?: string;
+      timedOut: boolean;
+      isError: boolean;
+      error?: string;
+      durationMs: number;
+      costUsd?: number;
+    }
   | { type: 'work.committed'; iteration: number; commit: string; message: string }
   | { type: 'passes.restored'; iteration: number; stories: string[] }
   | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }
@@ -17,7 +27,18 @@ export type LoopEvent =
   | { type: 'claim.verdict'; iteration: number; verdict: 'accepted' | 'rejected'; stories: string[]; findings: Finding[] }
   | { type: 'iteration.finished'; record: IterationRecord; stallStreak: number }
   | { type: 'warning'; message: string }
-  | { type: 'run.finished'; runId: string; stopReason: StopReason; exitCode: number; detail: string; reportFile: string; iterations: number; accepted: number; rejected: number; remaining: string[] };
+  | {
+      type: 'run.finished';
+      runId: string;
+      stopReason: StopReason;
+      exitCode: number;
+      detail: string;
+      reportFile: string;
+      iterations: number;
+      accepted: number;
+      rejected: number;
+      remaining: string[];
+    };
 
 export type LoopEventWithTime = LoopEvent & { time: string };
 export type Emit = (event: LoopEvent) => void;

@@ -8,9 +8,17 @@ export function journalEntry(record: IterationRecord): string {
     .filter(Boolean)
     .join(' · ');
   const lines = [`## ${head}`];
-  lines.push(`- moved: ${record.moved ? `yes (${record.movement.join(', ')})` : 'no'}${record.repeated ? ' — same summary as the previous iteration' : ''}`);
+  lines.push(
+    `- moved: ${record.moved ? `yes (${record.movement.join(', ')})` : 'no'}${record.repeated ? ' — same summary as the previous iteration' : ''}`,
+  );
   if (record.claim) {
-    const outcome = record.verdict === 'rejected' ? `rejected: ${record.findings.map((f) => f.detail).slice(0, 2).join('; ')}` : record.verdict;
+    const outcome =
+      record.verdict === 'rejected'
+        ? `rejected: ${record.findings
+            .map((f) => f.detail)
+            .slice(0, 2)
+            .join('; ')}`
+        : record.verdict;
     lines.push(`- claim (${record.claim.sources.join(', ')}): ${outcome}`);
   }
   for (const note of record.claimNotes) lines.push(`- note: ${note}`);

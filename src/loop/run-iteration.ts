@@ -1,9 +1,9 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
-import { selectNextStory, passedIds } from '../prd/select-next-story.js';
-import { buildPrompt } from '../prompt/build-prompt.js';
+import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import { runProcess } from '../proc/run-process.js';
+import { buildPrompt } from '../prompt/build-prompt.js';
 import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
 import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
@@ -24,7 +24,10 @@ async function readOptional(file: string): Promise<string | undefined> {
 }
 
 function lastLine(text: string): string | undefined {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !hasPromise(l));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !hasPromise(l));
   return lines.at(-1)?.slice(0, 300);
 }
 
@@ -34,11 +37,7 @@ function lastLine(text: string): string | undefined {
  * `state.lastIteration` is advanced (and saved by the caller's `beforeAgent`) before the agent starts,
  * so a crash never reuses an iteration folder.
  */
-export async function runIteration(
-  ctx: LoopContext,
-  state: RunState,
-  beforeAgent: () => Promise<void>,
-): Promise<IterationRecord> {
+export async function runIteration(ctx: LoopContext, state: RunState, beforeAgent: () => Promise<void>): Promise<IterationRecord> {
   const { git, paths, options, emit } = ctx;
   const n = state.lastIteration + 1;
   const index = state.iterationsThisRun + 1;
@@ -71,7 +70,14 @@ export async function runIteration(
     task: options.task ? { text: options.task, planFile: '.star/plan.md', plan: planBefore } : undefined,
   });
   await writeFile(join(runDir, 'prompt.md'), prompt, 'utf8');
-  emit({ type: 'iteration.started', iteration: n, index, maxIterations: options.maxIterations, story: story?.id, storyTitle: story?.title });
+  emit({
+    type: 'iteration.started',
+    iteration: n,
+    index,
+    maxIterations: options.maxIterations,
+    story: story?.id,
+    storyTitle: story?.title,
+  });
   await beforeAgent();
 
   const invocation = ctx.adapter.invocation({
@@ -100,7 +106,9 @@ export async function runIteration(
     signal: ctx.signal,
   });
   const output = parser.result();
-  const agentError = proc.spawnError ?? (proc.timedOut ? 'timed out' : output.isError ? output.errorMessage : proc.exitCode ? `exit code ${proc.exitCode}` : undefined);
+  const agentError =
+    proc.spawnError ??
+    (proc.timedOut ? 'timed out' : output.isError ? output.errorMessage : proc.exitCode ? `exit code ${proc.exitCode}` : undefined);
   emit({
     type: 'agent.finished',
     iteration: n,

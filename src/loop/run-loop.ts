@@ -1,5 +1,5 @@
-import { appendJournal } from '../state/journal.js';
 import { readPrdNow } from '../prd/read-prd-passes.js';
+import { appendJournal } from '../state/journal.js';
 import type { RunState, StopReason } from '../state/run-state-schema.js';
 import { writeState } from '../state/state-store.js';
 import { decideNextStep, decideStall, exitCodeFor } from './decide-next-step.js';

@@ -33,7 +33,12 @@ export async function settlePrd(git: Git, file: string, before: ReadonlyMap<stri
 }
 
 /** Sets `passes: true` for verified stories and commits that change alone. */
-export async function markStoriesPassed(git: Git, file: string, stories: readonly string[], iteration: number): Promise<string | undefined> {
+export async function markStoriesPassed(
+  git: Git,
+  file: string,
+  stories: readonly string[],
+  iteration: number,
+): Promise<string | undefined> {
   const now = await readPrdNow(file);
   if (!now.loaded) throw new Error(`cannot record verified stories: ${now.error}`);
   let text = now.loaded.text;

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { type FieldProblem, zodProblems } from '../util/format-zod-issues.js';
-import { type Prd, prdSchema } from './prd-schema.js';
 import { checkPrdConsistency } from './check-prd-consistency.js';
+import { type Prd, prdSchema } from './prd-schema.js';
 
 export interface LoadedPrd {
   file: string;
@@ -24,7 +24,12 @@ const FIX_BY_FIELD: Record<string, string> = {
 };
 
 function fixFor(path: string): string {
-  const last = path.replace(/\[\d+\]$/, '').split(/[.[\]]/).filter(Boolean).pop() ?? '';
+  const last =
+    path
+      .replace(/\[\d+\]$/, '')
+      .split(/[.[\]]/)
+      .filter(Boolean)
+      .pop() ?? '';
   return FIX_BY_FIELD[last] ?? 'correct the value at this path';
 }
 

@@ -1,4 +1,4 @@
-import { applyEdits, modify, parseTree, findNodeAtLocation } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 
 /**
  * Rewrites `userStories[i].passes` in prd.json text as a minimal text edit, so the file's other keys,
@@ -14,7 +14,11 @@ export function setStoryPasses(text: string, storyId: string, passes: boolean): 
   if (index < 0) throw new Error(`story ${storyId} not found in prd.json`);
   const indent = detectIndent(text);
   const edits = modify(text, ['userStories', index, 'passes'], passes, {
-    formattingOptions: { insertSpaces: indent !== '\t', tabSize: indent === '\t' ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' },
+    formattingOptions: {
+      insertSpaces: indent !== '\t',
+      tabSize: indent === '\t' ? 1 : indent.length,
+      eol: text.includes('\r\n') ? '\r\n' : '\n',
+    },
   });
   return applyEdits(text, edits);
 }

@@ -117,9 +117,12 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   file.end();
   await once(file, 'close');
 
-  const spawnError = result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted
-    ? (result.cause instanceof Error ? result.cause.message : result.shortMessage)
-    : undefined;
+  const spawnError =
+    result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted
+      ? result.cause instanceof Error
+        ? result.cause.message
+        : result.shortMessage
+      : undefined;
   return {
     exitCode: result.exitCode,
     signal: result.signal,

@@ -2,7 +2,7 @@ import type { Prd, Story } from '../prd/prd-schema.js';
 import { orderStories } from '../prd/select-next-story.js';
 import type { Gate } from '../recon/gate.js';
 import { type Finding, formatFindings } from '../verify/finding.js';
-import { type Templates, renderTemplate } from './render-template.js';
+import { renderTemplate, type Templates } from './render-template.js';
 
 const MAX_PLAN_CHARS = 8000;
 

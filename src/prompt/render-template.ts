@@ -14,8 +14,9 @@ function truthy(value: TemplateValue): boolean {
  */
 export function renderTemplate(name: string, templates: Templates, values: Record<string, TemplateValue>): string {
   let text = expandPartials(name, templates, 0);
-  text = text.replace(/^[ \t]*\{\{([#^])(\w+)\}\}[ \t]*\n([\s\S]*?)^[ \t]*\{\{\/\2\}\}[ \t]*(\n|$)/gm, (_m, kind: string, key: string, body: string) =>
-    truthy(values[key]) === (kind === '#') ? body : '',
+  text = text.replace(
+    /^[ \t]*\{\{([#^])(\w+)\}\}[ \t]*\n([\s\S]*?)^[ \t]*\{\{\/\2\}\}[ \t]*(\n|$)/gm,
+    (_m, kind: string, key: string, body: string) => (truthy(values[key]) === (kind === '#') ? body : ''),
   );
   text = text.replace(/\{\{([#^])(\w+)\}\}([\s\S]*?)\{\{\/\1?\2\}\}/g, (_m, kind: string, key: string, body: string) =>
     truthy(values[key]) === (kind === '#') ? body : '',

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateSpec } from '../config/config-schema.js';
-import { type Gate, type GateDiscoverer, type RepoFiles, gateOrder, kindOf } from './gate.js';
 import { gateDiscoverers } from './discoverers/index.js';
+import { type Gate, type GateDiscoverer, gateOrder, kindOf, type RepoFiles } from './gate.js';
 import { normalizeCommand } from './looks-like-gate.js';
 
 export function repoFiles(root: string): RepoFiles {
@@ -47,7 +47,12 @@ export async function discoverGates(
   discoverers: readonly GateDiscoverer[] = gateDiscoverers,
 ): Promise<Gate[]> {
   if (configured) {
-    return configured.map((g) => ({ name: g.name, command: g.command, kind: kindOf(`${g.name} ${g.command}`), source: 'star.config.json' }));
+    return configured.map((g) => ({
+      name: g.name,
+      command: g.command,
+      kind: kindOf(`${g.name} ${g.command}`),
+      source: 'star.config.json',
+    }));
   }
   const files = repoFiles(root);
   return mergeGates(await Promise.all(discoverers.map((d) => d.discover(files))));

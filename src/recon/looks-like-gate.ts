@@ -1,5 +1,7 @@
-const GATE_WORDS = /\b(test|tests|lint|check|typecheck|type-check|vet|clippy|pytest|mypy|ruff|tsc|eslint|biome|build|fmt|golangci-lint|ctest)\b/;
-const SETUP = /^(echo|export|mkdir|rm|cp|mv|cat|ls|curl|wget|apt(-get)?|brew|sudo|git|docker|source|\.|set|chmod|tee|printf|npx\s+playwright\s+install)\b|\b(install|ci|setup|upload|download|cache|login|publish|deploy|release)\b(?!-)|\$\{\{/;
+const GATE_WORDS =
+  /\b(test|tests|lint|check|typecheck|type-check|vet|clippy|pytest|mypy|ruff|tsc|eslint|biome|build|fmt|golangci-lint|ctest)\b/;
+const SETUP =
+  /^(echo|export|mkdir|rm|cp|mv|cat|ls|curl|wget|apt(-get)?|brew|sudo|git|docker|source|\.|set|chmod|tee|printf|npx\s+playwright\s+install)\b|\b(install|ci|setup|upload|download|cache|login|publish|deploy|release)\b(?!-)|\$\{\{/;
 
 /**
  * Whether a command taken from CI steps or contributor docs is a quality gate worth re-running (tests,

@@ -22,7 +22,14 @@ export interface Plan {
   gates: Gate[];
   stories?: { total: number; passed: number; remaining: number; next?: string; order: PlannedStory[] };
   task?: string;
-  limits: { maxIterations: number; maxTimeMs?: number; stallAfter: number; onStall: string; iterationTimeoutMs: number; gateTimeoutMs: number };
+  limits: {
+    maxIterations: number;
+    maxTimeMs?: number;
+    stallAfter: number;
+    onStall: string;
+    iterationTimeoutMs: number;
+    gateTimeoutMs: number;
+  };
   /** Biggest first. */
   risks: string[];
 }
@@ -54,13 +61,26 @@ export function buildPlan(input: PlanInput): Plan {
       waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)),
     }));
     const next = selectNextStory(prd, passed);
-    stories = { total: prd.userStories.length, passed: passed.size, remaining: prd.userStories.length - passed.size, next: next?.id, order };
+    stories = {
+      total: prd.userStories.length,
+      passed: passed.size,
+      remaining: prd.userStories.length - passed.size,
+      next: next?.id,
+      order,
+    };
     if (stories.remaining === 0) risks.push('every story already passes: there is nothing to do');
-    else if (!next) risks.push(`no story can start: ${blockedStories(prd, passed).map((s) => s.id).join(', ')} wait for unfinished dependencies`);
+    else if (!next)
+      risks.push(
+        `no story can start: ${blockedStories(prd, passed)
+          .map((s) => s.id)
+          .join(', ')} wait for unfinished dependencies`,
+      );
   }
   if (!git.head) risks.push('the repository has no commits yet: progress is measured against commits, so make one first');
   if (git.changes.length > 0) {
-    risks.push(`the work tree has ${git.changes.length} uncommitted change(s); star-loop will commit them with the agent's first iteration — commit or stash them yourself first`);
+    risks.push(
+      `the work tree has ${git.changes.length} uncommitted change(s); star-loop will commit them with the agent's first iteration — commit or stash them yourself first`,
+    );
   }
   if (git.branch && git.branch === git.defaultBranch) {
     risks.push(`running on the default branch "${git.branch}": the agent's commits land there — consider \`git switch -c star-loop/work\``);

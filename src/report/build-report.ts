@@ -18,7 +18,11 @@ export interface Report {
   activeMs: number;
   iterations: number;
   accepted: Array<{ story?: string; iteration: number }>;
-  rejected: Array<{ story?: string; iteration: number; findings: Array<{ rule: string; detail: string; gate?: string; command?: string }> }>;
+  rejected: Array<{
+    story?: string;
+    iteration: number;
+    findings: Array<{ rule: string; detail: string; gate?: string; command?: string }>;
+  }>;
   remaining: string[];
   gates: Plan['gates'];
   costUsd?: number;

@@ -11,8 +11,12 @@ export function renderReportMarkdown(report: Report): string {
   out.push('');
   out.push(`- Run: \`${report.runId}\` (${report.mode === 'prd' ? 'PRD' : 'task'}: ${report.target})`);
   out.push(`- Stop reason: **${report.stopReason}** — ${report.detail} (exit code ${report.exitCode})`);
-  out.push(`- Iterations: ${report.iterations}; active time ${formatDuration(report.activeMs)}; cost ${report.costUsd !== undefined ? `$${report.costUsd.toFixed(4)} (reported by the agent)` : 'unknown'}`);
-  out.push(`- Accepted: ${report.accepted.length === 0 ? 'none' : report.accepted.map((a) => `${a.story ?? 'task'} (iteration ${a.iteration})`).join(', ')}`);
+  out.push(
+    `- Iterations: ${report.iterations}; active time ${formatDuration(report.activeMs)}; cost ${report.costUsd !== undefined ? `$${report.costUsd.toFixed(4)} (reported by the agent)` : 'unknown'}`,
+  );
+  out.push(
+    `- Accepted: ${report.accepted.length === 0 ? 'none' : report.accepted.map((a) => `${a.story ?? 'task'} (iteration ${a.iteration})`).join(', ')}`,
+  );
   out.push(`- Remaining: ${report.remaining.length === 0 ? 'nothing' : report.remaining.join(', ')}`);
   if (report.status === 'paused') out.push('- The run is paused: run the same `star-loop run …` command again to continue it.');
   out.push('');

@@ -1,5 +1,5 @@
 import { open, rename, unlink } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Write, fsync, rename: a reader (or a runner restarted after a crash) sees the old file or the new one,

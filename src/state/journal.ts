@@ -1,4 +1,4 @@
-import { appendFile, open } from 'node:fs/promises';
+import { appendFile, type FileHandle, open } from 'node:fs/promises';
 
 export const JOURNAL_TAIL_BYTES = 3000;
 
@@ -12,7 +12,7 @@ export async function appendJournal(file: string, entry: string): Promise<void> 
  * and the prompt stay the same at iteration 1000 as at iteration 10.
  */
 export async function readJournalTail(file: string, maxBytes = JOURNAL_TAIL_BYTES): Promise<string> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(file, 'r');
   } catch {

@@ -10,11 +10,24 @@ export function newRunId(now = new Date()): string {
  * The state to run with: the previous run continued when it paused (or its runner died) on the same
  * target, otherwise a new run that keeps numbering iterations after the last one in this repository.
  */
-export function startRunState(previous: RunState | undefined, mode: RunState['mode'], target: string, now = new Date()): { state: RunState; continued: boolean } {
+export function startRunState(
+  previous: RunState | undefined,
+  mode: RunState['mode'],
+  target: string,
+  now = new Date(),
+): { state: RunState; continued: boolean } {
   if (previous && previous.status !== 'finished' && previous.mode === mode && previous.target === target) {
     return {
       continued: true,
-      state: { ...previous, status: 'running', stallStreak: 0, stopReason: undefined, stopDetail: undefined, exitCode: undefined, endedAt: undefined },
+      state: {
+        ...previous,
+        status: 'running',
+        stallStreak: 0,
+        stopReason: undefined,
+        stopDetail: undefined,
+        exitCode: undefined,
+        endedAt: undefined,
+      },
     };
   }
   const at = now.toISOString();

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { claimSchema, type ClaimFile } from './claim-schema.js';
+import { type ClaimFile, claimSchema } from './claim-schema.js';
 
 export type ClaimFileResult =
   | { kind: 'absent' }

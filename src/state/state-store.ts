@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { StarError, ExitCode } from '../errors.js';
+import { ExitCode, StarError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { type RunState, STATE_SCHEMA_VERSION, runStateSchema } from './run-state-schema.js';
+import { type RunState, runStateSchema, STATE_SCHEMA_VERSION } from './run-state-schema.js';
 
 /** Reads `.star/state.json`; undefined when absent. A corrupt or newer file is an error, never overwritten. */
 export async function readState(file: string): Promise<RunState | undefined> {
@@ -16,16 +16,28 @@ export async function readState(file: string): Promise<RunState | undefined> {
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new StarError(`${file}: not valid JSON — the run state is corrupt`, ExitCode.Internal, `move it aside (e.g. \`mv ${file} ${file}.bad\`) to start a new run; star-loop will not overwrite it`);
+    throw new StarError(
+      `${file}: not valid JSON — the run state is corrupt`,
+      ExitCode.Internal,
+      `move it aside (e.g. \`mv ${file} ${file}.bad\`) to start a new run; star-loop will not overwrite it`,
+    );
   }
   const version = (raw as { schemaVersion?: unknown })?.schemaVersion;
   if (typeof version === 'number' && version > STATE_SCHEMA_VERSION) {
-    throw new StarError(`${file}: written by a newer star-loop (state schema ${version}, this one reads ${STATE_SCHEMA_VERSION})`, ExitCode.Usage, 'upgrade star-loop, or move the file aside to start a new run');
+    throw new StarError(
+      `${file}: written by a newer star-loop (state schema ${version}, this one reads ${STATE_SCHEMA_VERSION})`,
+      ExitCode.Usage,
+      'upgrade star-loop, or move the file aside to start a new run',
+    );
   }
   const parsed = runStateSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new StarError(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'} — the run state is corrupt`, ExitCode.Internal, `move it aside (e.g. \`mv ${file} ${file}.bad\`) to start a new run; star-loop will not overwrite it`);
+    throw new StarError(
+      `${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'} — the run state is corrupt`,
+      ExitCode.Internal,
+      `move it aside (e.g. \`mv ${file} ${file}.bad\`) to start a new run; star-loop will not overwrite it`,
+    );
   }
   return parsed.data;
 }

@@ -30,7 +30,10 @@ export function judgeClaim(input: JudgeInput): { verdict: 'accepted' | 'rejected
     findings.push({
       rule: 'plan-unfinished',
       file: '.star/plan.md',
-      detail: `the task was claimed complete with ${unticked.length} unticked plan item(s): ${unticked.slice(0, 5).map((t) => `"${t}"`).join(', ')}`,
+      detail: `the task was claimed complete with ${unticked.length} unticked plan item(s): ${unticked
+        .slice(0, 5)
+        .map((t) => `"${t}"`)
+        .join(', ')}`,
     });
   }
   return { verdict: findings.length === 0 ? 'accepted' : 'rejected', findings };

@@ -48,7 +48,10 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       durationMs: Math.round(run.durationMs),
       tail: run.spawnError ? `${run.spawnError}\n${run.tail}` : run.tail,
     };
-    await appendFile(options.logFile, `===== ${gate.name}: ${status}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ''} in ${result.durationMs} ms\n`);
+    await appendFile(
+      options.logFile,
+      `===== ${gate.name}: ${status}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ''} in ${result.durationMs} ms\n`,
+    );
     results.push(result);
     options.onResult?.(result);
   }

@@ -1,4 +1,4 @@
-import { rm, stat, readFile } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calcRepo } from '../helpers/calc-repo.js';
@@ -8,13 +8,24 @@ describe('bounded resources over long runs and loud agents', () => {
   it('the prompt at iteration 50 is no larger than at iteration 10', async () => {
     const { repo, aux } = await calcRepo();
     const agent = await scriptedAgent(aux, {
-      then: {
+      repeat: {
         append: { 'log.txt': 'step {{call}}\n' },
         commit: 'step {{call}}',
         claim: { complete: false, summary: `made one more step of a long task; ${'details '.repeat(30)}` },
       },
     });
-    const result = await runCli(repo, ['run', 'a task that never ends', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '50', '--stall-after', '100']);
+    const result = await runCli(repo, [
+      'run',
+      'a task that never ends',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--max-iterations',
+      '50',
+      '--stall-after',
+      '100',
+    ]);
     expect(result.exitCode).toBe(3);
     const size = async (n: number) => (await stat(join(repo, `.star/runs/${String(n).padStart(4, '0')}/prompt.md`))).size;
     const [at1, at10, at50] = [await size(1), await size(10), await size(50)];
@@ -26,12 +37,12 @@ describe('bounded resources over long runs and loud agents', () => {
 
   it('streams 200 MB of agent output to disk without growing the runner’s memory', async () => {
     const { repo, aux } = await calcRepo();
-    const quiet = await scriptedAgent(aux, { then: { final: 'nothing to say' } }, 'quiet');
+    const quiet = await scriptedAgent(aux, { repeat: { final: 'nothing to say' } }, 'quiet');
     await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', quiet.cmd, '--max-iterations', '1']);
     const baseline = (await readJson<{ runner: { peakRssBytes: number } }>(join(repo, '.star/report.json'))).runner.peakRssBytes;
 
     const { repo: loudRepo, aux: loudAux } = await calcRepo();
-    const loud = await scriptedAgent(loudAux, { then: { printBytes: 200 * 1024 * 1024, final: 'done talking' } }, 'loud');
+    const loud = await scriptedAgent(loudAux, { repeat: { printBytes: 200 * 1024 * 1024, final: 'done talking' } }, 'loud');
     const result = await runCli(loudRepo, ['run', 'x', '--agent', 'command', '--agent-cmd', loud.cmd, '--max-iterations', '1']);
     expect(result.exitCode).toBe(3);
     const log = join(loudRepo, '.star/runs/0001/agent.log');

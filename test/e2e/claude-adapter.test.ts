@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
-import { SCRIPTED_AGENT, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { readJson, runCli, SCRIPTED_AGENT, scriptedAgent } from '../helpers/run-cli.js';
 
 /** Puts a `claude` executable on PATH that is the scripted agent speaking Claude Code's stream-json. */
 async function fakeClaude(aux: string, scenarioFile: string): Promise<string> {
@@ -16,7 +16,9 @@ async function fakeClaude(aux: string, scenarioFile: string): Promise<string> {
 describe('the claude adapter (stream-json), with a scripted stand-in for the model', () => {
   it('reads only result.result: a promise in a prompt echo or an assistant message is not a claim', async () => {
     // A PRD written for another runner, whose description carries the promise tag on a line of its own.
-    const prd = prdText([{ id: 'US-001', title: 'Add subtract', description: 'When everything is done, reply with\n<promise>COMPLETE</promise>' }]);
+    const prd = prdText([
+      { id: 'US-001', title: 'Add subtract', description: 'When everything is done, reply with\n<promise>COMPLETE</promise>' },
+    ]);
     const { repo, aux } = await calcRepo({ 'prd.json': prd });
     const agent = await scriptedAgent(aux, {
       format: 'claude-stream-json',
@@ -35,28 +37,43 @@ describe('the claude adapter (stream-json), with a scripted stand-in for the mod
     const PATH = await fakeClaude(aux, agent.file);
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--model', 'claude-test-model'], { PATH, IS_SANDBOX: '' });
     expect(result.exitCode).toBe(0);
-    const report = await readJson<{ table: Array<{ verdict: string; claim?: string[] }>; costUsd: number }>(join(repo, '.star/report.json'));
+    const report = await readJson<{ table: Array<{ verdict: string; claim?: string[] }>; costUsd: number }>(
+      join(repo, '.star/report.json'),
+    );
     expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'accepted']);
     expect(report.table[1]?.claim).toEqual(['promise']);
     expect(report.costUsd).toBeCloseTo(0.03, 6);
 
     const calls = await agent.calls();
-    expect(calls[0]?.argv).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', 'claude-test-model']);
+    expect(calls[0]?.argv).toEqual([
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--dangerously-skip-permissions',
+      '--model',
+      'claude-test-model',
+    ]);
     // The prompt went in on stdin.
     expect(calls[0]?.promptBytes).toBeGreaterThan(500);
-    if (process.getuid?.() === 0) expect((calls[0]?.env as Record<string, string>).IS_SANDBOX).toBe('1');
+    if (process.getuid?.() === 0) expect(calls[0]?.env).toMatchObject({ IS_SANDBOX: '1' });
     const state = await readJson<{ records: Array<{ agent: { sessionId?: string } }> }>(join(repo, '.star/state.json'));
     expect(state.records[0]?.agent.sessionId).toBe('sess-scripted');
   });
 
   it('an API error reported with exit 0 and is_error true is an agent error, never a claim', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
-    const agent = await scriptedAgent(aux, { format: 'claude-stream-json', then: { isError: true, final: 'API Error: 529 overloaded\n<promise>COMPLETE</promise>' } });
+    const agent = await scriptedAgent(aux, {
+      format: 'claude-stream-json',
+      repeat: { isError: true, final: 'API Error: 529 overloaded\n<promise>COMPLETE</promise>' },
+    });
     const PATH = await fakeClaude(aux, agent.file);
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-iterations', '1'], { PATH });
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toContain('API status 529');
-    const state = await readJson<{ records: Array<{ agent: { isError: boolean; error?: string }; verdict: string }> }>(join(repo, '.star/state.json'));
+    const state = await readJson<{ records: Array<{ agent: { isError: boolean; error?: string }; verdict: string }> }>(
+      join(repo, '.star/state.json'),
+    );
     expect(state.records[0]?.agent.isError).toBe(true);
     expect(state.records[0]?.agent.error).toContain('API status 529');
     // The error result's text is not the agent's answer: the promise in it is no claim.

@@ -28,13 +28,19 @@ describe('PRD mode, end to end through the built CLI', () => {
     const agent = await scriptedAgent(aux, {
       steps: [
         {
-          write: { 'src/subtract.js': 'export const subtract = (a, b) => a - b;\n', 'test/subtract.test.js': testFor('subtract', 'subtract(5, 3)', '2') },
+          write: {
+            'src/subtract.js': 'export const subtract = (a, b) => a - b;\n',
+            'test/subtract.test.js': testFor('subtract', 'subtract(5, 3)', '2'),
+          },
           commit: 'feat: subtract',
           claim: { complete: true, story: 'US-001', summary: 'added subtract' },
         },
         {
           // Like agents driven by other runners: flips passes itself and prints the promise.
-          write: { 'src/multiply.js': 'export const multiply = (a, b) => a * b;\n', 'test/multiply.test.js': testFor('multiply', 'multiply(4, 3)', '12') },
+          write: {
+            'src/multiply.js': 'export const multiply = (a, b) => a * b;\n',
+            'test/multiply.test.js': testFor('multiply', 'multiply(4, 3)', '12'),
+          },
           flipPasses: ['US-002'],
           commit: 'feat: multiply',
           final: 'All done.\n<promise>COMPLETE</promise>',
@@ -68,7 +74,7 @@ describe('PRD mode, end to end through the built CLI', () => {
     expect(await readFile(join(repo, '.star/runs/0001/gates.log'), 'utf8')).toContain('===== test: pass');
     const calls = await agent.calls();
     expect(calls.map((c) => (c.env as Record<string, string>).STAR_STORY_ID)).toEqual(['US-001', 'US-002']);
-    expect((calls[0]?.env as Record<string, string>).STAR_ROLE).toBe('implementer');
+    expect(calls[0]?.env).toMatchObject({ STAR_ROLE: 'implementer' });
   });
 
   it('rejects a claim whose gate fails, hands the failure to the next prompt, and accepts the fix', async () => {
@@ -76,7 +82,10 @@ describe('PRD mode, end to end through the built CLI', () => {
     const agent = await scriptedAgent(aux, {
       steps: [
         {
-          write: { 'src/multiply.js': 'export const multiply = (a, b) => Math.abs(a * b);\n', 'test/multiply.test.js': testFor('multiply', 'multiply(-2, 3)', '-6') },
+          write: {
+            'src/multiply.js': 'export const multiply = (a, b) => Math.abs(a * b);\n',
+            'test/multiply.test.js': testFor('multiply', 'multiply(-2, 3)', '-6'),
+          },
           commit: 'feat: multiply',
           claim: { complete: true, summary: 'multiply done' },
         },
@@ -108,7 +117,7 @@ describe('PRD mode, end to end through the built CLI', () => {
 
   it('pauses with exit 4 after --stall-after iterations without movement, and a later run continues it', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add subtract' }]) });
-    const idle = await scriptedAgent(aux, { then: { final: 'I looked around and will continue next time.' } }, 'idle');
+    const idle = await scriptedAgent(aux, { repeat: { final: 'I looked around and will continue next time.' } }, 'idle');
     const first = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2']);
     expect(first.exitCode).toBe(4);
     const paused = await readJson<ReportJson & { status: string }>(join(repo, '.star/report.json'));
@@ -117,13 +126,17 @@ describe('PRD mode, end to end through the built CLI', () => {
     const state = await readJson<{ status: string; runId: string }>(join(repo, '.star/state.json'));
     expect(state.status).toBe('paused');
 
-    const worker = await scriptedAgent(aux, {
-      then: {
-        write: { 'src/subtract.js': 'export const subtract = (a, b) => a - b;\n' },
-        commit: 'feat: subtract',
-        claim: { complete: true },
+    const worker = await scriptedAgent(
+      aux,
+      {
+        repeat: {
+          write: { 'src/subtract.js': 'export const subtract = (a, b) => a - b;\n' },
+          commit: 'feat: subtract',
+          claim: { complete: true },
+        },
       },
-    }, 'worker');
+      'worker',
+    );
     const second = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', worker.cmd, '--stall-after', '2']);
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toContain(`continuing run ${paused.runId}`);
@@ -134,8 +147,13 @@ describe('PRD mode, end to end through the built CLI', () => {
   });
 
   it('stops with exit 3 when --max-iterations runs out with work remaining', async () => {
-    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }, { id: 'US-002', title: 'B', priority: 2 }]) });
-    const busy = await scriptedAgent(aux, { then: { append: { 'notes.txt': 'call {{call}}\n' }, commit: 'wip {{call}}' } });
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'A' },
+        { id: 'US-002', title: 'B', priority: 2 },
+      ]),
+    });
+    const busy = await scriptedAgent(aux, { repeat: { append: { 'notes.txt': 'call {{call}}\n' }, commit: 'wip {{call}}' } });
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', busy.cmd, '--max-iterations', '2']);
     expect(result.exitCode).toBe(3);
     const report = await readJson<ReportJson>(join(repo, '.star/report.json'));
@@ -149,7 +167,7 @@ describe('PRD mode, end to end through the built CLI', () => {
     await mkdir(join(repo, '.star'), { recursive: true });
     await writeFile(join(repo, '.star/.gitignore'), '*\n');
     await writeFile(join(repo, '.star/claim.json'), JSON.stringify({ complete: true, story: 'US-001' }));
-    const idle = await scriptedAgent(aux, { then: {} });
+    const idle = await scriptedAgent(aux, { repeat: {} });
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', idle.cmd, '--max-iterations', '1']);
     expect(result.exitCode).toBe(3);
     const report = await readJson<ReportJson>(join(repo, '.star/report.json'));
@@ -160,8 +178,18 @@ describe('PRD mode, end to end through the built CLI', () => {
 
   it("commits the agent's uncommitted work so nothing is lost and every iteration starts clean", async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
-    const sloppy = await scriptedAgent(aux, { then: { write: { 'src/half-done.js': 'export const x = 1;\n' } } });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', sloppy.cmd, '--max-iterations', '1']);
+    const sloppy = await scriptedAgent(aux, { repeat: { write: { 'src/half-done.js': 'export const x = 1;\n' } } });
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      sloppy.cmd,
+      '--max-iterations',
+      '1',
+    ]);
     expect(result.exitCode).toBe(3);
     expect(await git(repo, 'log', '-1', '--format=%s')).toBe('star-loop: iteration 1 (uncommitted work)');
     expect(await git(repo, 'show', 'HEAD:src/half-done.js')).toBe('export const x = 1;');

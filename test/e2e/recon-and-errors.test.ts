@@ -16,7 +16,9 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       if (entry.isDirectory()) await walk(path);
       else {
         const info = await stat(join(dir, path));
-        out[path] = `${info.mode}:${info.mtimeMs}:${createHash('sha256').update(await readFile(join(dir, path))).digest('hex')}`;
+        out[path] = `${info.mode}:${info.mtimeMs}:${createHash('sha256')
+          .update(await readFile(join(dir, path)))
+          .digest('hex')}`;
       }
     }
   };
@@ -26,7 +28,12 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 
 describe('recon, --dry-run and bad input', () => {
   it('--dry-run prints the plan and exits 0 without creating or changing any file', async () => {
-    const { repo } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add subtract' }, { id: 'US-002', title: 'Add divide', priority: 2, dependsOn: ['US-001'] }]) });
+    const { repo } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Add subtract' },
+        { id: 'US-002', title: 'Add divide', priority: 2, dependsOn: ['US-001'] },
+      ]),
+    });
     const before = await snapshot(repo);
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--dry-run', '--agent', 'command', '--agent-cmd', 'true']);
     expect(result.exitCode).toBe(0);
@@ -56,7 +63,12 @@ describe('recon, --dry-run and bad input', () => {
   });
 
   it('an invalid prd.json exits 2 naming the file, every bad field and the fix, and writes nothing', async () => {
-    const prd = JSON.parse(prdText([{ id: 'US-001', title: 'A' }, { id: 'US-002', title: 'B' }]));
+    const prd = JSON.parse(
+      prdText([
+        { id: 'US-001', title: 'A' },
+        { id: 'US-002', title: 'B' },
+      ]),
+    );
     prd.userStories[1].passes = 'no';
     prd.userStories[0].dependsOn = ['US-404'];
     const { repo } = await calcRepo({ 'prd.json': JSON.stringify(prd, null, 2) });
@@ -101,7 +113,9 @@ describe('recon, --dry-run and bad input', () => {
   });
 
   it('star.config.json: its gates replace discovery, flags win over it, and a bad key is exit 2', async () => {
-    const { repo } = await calcRepo({ 'star.config.json': JSON.stringify({ gates: [{ name: 'smoke', command: 'test -f package.json' }], maxIterations: 7 }) });
+    const { repo } = await calcRepo({
+      'star.config.json': JSON.stringify({ gates: [{ name: 'smoke', command: 'test -f package.json' }], maxIterations: 7 }),
+    });
     const dry = await runCli(repo, ['run', 'x', '--dry-run', '--agent', 'command', '--agent-cmd', 'true', '--max-iterations', '9']);
     expect(dry.exitCode).toBe(0);
     expect(dry.stdout).toContain('- smoke: `test -f package.json`  [star.config.json]');
@@ -135,7 +149,13 @@ describe('recon, --dry-run and bad input', () => {
     const { repo } = await calcRepo();
     const help = await runCli(repo, ['--help']);
     expect(help.exitCode).toBe(0);
-    for (const line of ['0  all work complete and verified', '3  a budget ran out', '4  paused or refused', '5  aborted by a safety violation', '6  stopped by the user']) {
+    for (const line of [
+      '0  all work complete and verified',
+      '3  a budget ran out',
+      '4  paused or refused',
+      '5  aborted by a safety violation',
+      '6  stopped by the user',
+    ]) {
       expect(help.stdout).toContain(line);
     }
     const runHelp = await runCli(repo, ['run', '--help']);
@@ -145,4 +165,3 @@ describe('recon, --dry-run and bad input', () => {
     expect(version.stdout.trim()).toBe(pkg.version);
   });
 });
-

@@ -25,13 +25,41 @@ const alive = (pid: number) => {
 describe('how a run stops', () => {
   it('--on-stall stop ends the run (exit 4, not resumable); --on-stall continue goes on to the next limit', async () => {
     const { repo, aux } = await calcRepo();
-    const idle = await scriptedAgent(aux, { then: {} });
-    const stop = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2', '--on-stall', 'stop']);
+    const idle = await scriptedAgent(aux, { repeat: {} });
+    const stop = await runCli(repo, [
+      'run',
+      'x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      idle.cmd,
+      '--stall-after',
+      '2',
+      '--on-stall',
+      'stop',
+    ]);
     expect(stop.exitCode).toBe(4);
-    expect(await readJson<Report>(join(repo, '.star/report.json'))).toMatchObject({ stopReason: 'stalled', status: 'finished', iterations: 2 });
+    expect(await readJson<Report>(join(repo, '.star/report.json'))).toMatchObject({
+      stopReason: 'stalled',
+      status: 'finished',
+      iterations: 2,
+    });
 
     const { repo: repo2 } = await calcRepo();
-    const cont = await runCli(repo2, ['run', 'x', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2', '--on-stall', 'continue', '--max-iterations', '5']);
+    const cont = await runCli(repo2, [
+      'run',
+      'x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      idle.cmd,
+      '--stall-after',
+      '2',
+      '--on-stall',
+      'continue',
+      '--max-iterations',
+      '5',
+    ]);
     expect(cont.exitCode).toBe(3);
     expect(cont.stdout).toContain('continuing because --on-stall continue');
     expect(await readJson<Report>(join(repo2, '.star/report.json'))).toMatchObject({ stopReason: 'max-iterations', iterations: 5 });
@@ -39,7 +67,7 @@ describe('how a run stops', () => {
 
   it('--max-time ends a running agent at the limit and stops with exit 3', async () => {
     const { repo, aux } = await calcRepo();
-    const slow = await scriptedAgent(aux, { then: { sleepMs: 60_000 } });
+    const slow = await scriptedAgent(aux, { repeat: { sleepMs: 60_000 } });
     const started = Date.now();
     const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', slow.cmd, '--max-time', '2s']);
     expect(result.exitCode).toBe(3);
@@ -52,12 +80,16 @@ describe('how a run stops', () => {
   it('Ctrl-C (SIGINT) ends the agent’s process group, records everything and exits 6; the next run continues', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const pidFile = join(aux, 'agent.pid');
-    const slow = await scriptedAgent(aux, { then: {} });
-    const child = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', `echo $$ > ${pidFile}; sleep 60`], {
-      cwd: repo,
-      reject: false,
-      env: { NO_COLOR: '1' },
-    });
+    const slow = await scriptedAgent(aux, { repeat: {} });
+    const child = execa(
+      process.execPath,
+      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', `echo $$ > ${pidFile}; sleep 60`],
+      {
+        cwd: repo,
+        reject: false,
+        env: { NO_COLOR: '1' },
+      },
+    );
     for (let i = 0; i < 100; i++) {
       await new Promise((r) => setTimeout(r, 100));
       if ((await readFile(pidFile, 'utf8').catch(() => '')).trim()) break;
@@ -82,15 +114,22 @@ describe('how a run stops', () => {
       'prd.json': prdText([{ id: 'US-001', title: 'A' }]),
       'star.config.json': JSON.stringify({ gates: [{ name: 'slow', command: 'sleep 60' }] }),
     });
-    const agent = await scriptedAgent(aux, { then: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
-    const child = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd], { cwd: repo, reject: false });
+    const agent = await scriptedAgent(aux, { repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
+    const child = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd], {
+      cwd: repo,
+      reject: false,
+    });
     const gatesLog = join(repo, '.star/runs/0001/gates.log');
     for (let i = 0; i < 100 && !(await readFile(gatesLog, 'utf8').catch(() => '')).includes('===== gate slow'); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGTERM');
     expect((await child).exitCode).toBe(6);
-    const state = await readJson<{ records: Array<{ verdict: string; claimNotes: string[] }>; accepted: unknown[]; pendingFindings: unknown[] }>(join(repo, '.star/state.json'));
+    const state = await readJson<{
+      records: Array<{ verdict: string; claimNotes: string[] }>;
+      accepted: unknown[];
+      pendingFindings: unknown[];
+    }>(join(repo, '.star/state.json'));
     expect(state.records[0]?.verdict).toBe('no-claim');
     expect(state.records[0]?.claimNotes).toContain('the claim was not verified: the run was stopped while the gates were running');
     expect(state.accepted).toEqual([]);
@@ -100,7 +139,7 @@ describe('how a run stops', () => {
 
   it('with no gates, a claim is accepted on its own and the report says it needs review', async () => {
     const { repo, aux } = await calcRepo({ 'package.json': '{"name":"no-gates"}\n' });
-    const agent = await scriptedAgent(aux, { then: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
+    const agent = await scriptedAgent(aux, { repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
     const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('no gates to run: accepted on the claim alone');
@@ -109,10 +148,13 @@ describe('how a run stops', () => {
 
   it('--json prints only JSON events, one per line, and .star/log.jsonl keeps them all', async () => {
     const { repo, aux } = await calcRepo();
-    const agent = await scriptedAgent(aux, { then: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
+    const agent = await scriptedAgent(aux, { repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
     const result = await runCli(repo, ['run', 'make x.txt', '--json', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
-    const events = result.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; time: string });
+    const events = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; time: string });
     expect(events.map((e) => e.type)).toEqual([
       'run.started',
       'iteration.started',
@@ -124,17 +166,26 @@ describe('how a run stops', () => {
       'run.finished',
     ]);
     expect(events.every((e) => !Number.isNaN(Date.parse(e.time)))).toBe(true);
-    const log = (await readFile(join(repo, '.star/log.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string; level: number });
+    const log = (await readFile(join(repo, '.star/log.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; level: number });
     expect(log.map((l) => l.event)).toEqual(events.map((e) => e.type));
   });
 
   it('gives the command agent its contract: prompt on stdin, STAR_* environment, run in the repository root', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
-    const agent = await scriptedAgent(aux, { then: {} });
+    const agent = await scriptedAgent(aux, { repeat: {} });
     await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '1']);
     const [call] = await agent.calls();
     const env = call?.env as Record<string, string>;
-    expect(env).toMatchObject({ STAR_ITERATION: '1', STAR_STORY_ID: 'US-001', STAR_ROLE: 'implementer', STAR_CLAIM_FILE: join(repo, '.star/claim.json'), STAR_RUN_DIR: join(repo, '.star/runs/0001') });
+    expect(env).toMatchObject({
+      STAR_ITERATION: '1',
+      STAR_STORY_ID: 'US-001',
+      STAR_ROLE: 'implementer',
+      STAR_CLAIM_FILE: join(repo, '.star/claim.json'),
+      STAR_RUN_DIR: join(repo, '.star/runs/0001'),
+    });
     expect(call?.cwd).toBe(repo);
     expect(call?.promptBytes).toBe(Buffer.byteLength(await readFile(join(repo, '.star/runs/0001/prompt.md'))));
   });

@@ -13,7 +13,7 @@ describe('prompt mode: a task and the agent-kept plan', () => {
         {
           write: {
             '.star/plan.md': '- [x] add greet()\n- [ ] add farewell()\n',
-            'src/greet.js': "export const greet = (n) => `hi ${n}`;\n",
+            'src/greet.js': "export const greet = (n) => 'hi ' + n;\n",
           },
           commit: 'feat: greet',
           claim: { complete: false, summary: 'step 1 of 2' },
@@ -23,7 +23,7 @@ describe('prompt mode: a task and the agent-kept plan', () => {
         {
           write: {
             '.star/plan.md': '- [x] add greet()\n- [x] add farewell()\n',
-            'src/farewell.js': "export const farewell = (n) => `bye ${n}`;\n",
+            'src/farewell.js': "export const farewell = (n) => 'bye ' + n;\n",
           },
           commit: 'feat: farewell',
           claim: { complete: true, summary: 'both steps done' },
@@ -32,9 +32,13 @@ describe('prompt mode: a task and the agent-kept plan', () => {
     });
     const result = await runCli(repo, ['run', 'Add greet() and farewell() helpers', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
-    const report = await readJson<{ stopReason: string; table: Array<{ verdict: string }>; rejected: Array<{ findings: Array<{ rule: string; detail: string }> }>; mode: string; target: string }>(
-      join(repo, '.star/report.json'),
-    );
+    const report = await readJson<{
+      stopReason: string;
+      table: Array<{ verdict: string }>;
+      rejected: Array<{ findings: Array<{ rule: string; detail: string }> }>;
+      mode: string;
+      target: string;
+    }>(join(repo, '.star/report.json'));
     expect(report).toMatchObject({ stopReason: 'complete', mode: 'task', target: 'Add greet() and farewell() helpers' });
     expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'rejected', 'accepted']);
     expect(report.rejected[0]?.findings[0]?.rule).toBe('plan-unfinished');
@@ -54,7 +58,7 @@ describe('prompt mode: a task and the agent-kept plan', () => {
   it('reads the task from --prompt FILE', async () => {
     const { repo, aux } = await calcRepo();
     await writeFiles(aux, { 'PROMPT.md': '# Task\nCreate hello.txt containing hello.\n' });
-    const agent = await scriptedAgent(aux, { then: { write: { 'hello.txt': 'hello\n' }, commit: 'hello', claim: { complete: true } } });
+    const agent = await scriptedAgent(aux, { repeat: { write: { 'hello.txt': 'hello\n' }, commit: 'hello', claim: { complete: true } } });
     const result = await runCli(repo, ['run', '--prompt', join(aux, 'PROMPT.md'), '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
     expect(await readFile(join(repo, '.star/runs/0001/prompt.md'), 'utf8')).toContain('Create hello.txt containing hello.');

@@ -7,7 +7,8 @@ import { gitdir } from './gitdir.js';
 export const CALC_FILES: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'calc', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
   'src/add.js': 'export const add = (a, b) => a + b;\n',
-  'test/add.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/add.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n",
+  'test/add.test.js':
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/add.js';\n\ntest('add', () => assert.equal(add(2, 3), 5));\n",
 };
 
 export const testFor = (name: string, call: string, expected: string) =>
@@ -17,7 +18,9 @@ export const testFor = (name: string, call: string, expected: string) =>
  * prd.json written the way a person or another runner might: an unknown top-level key, custom key order,
  * 2-space indentation. star-loop must only ever change `passes`.
  */
-export function prdText(stories: Array<{ id: string; title: string; priority?: number; dependsOn?: string[]; description?: string }>): string {
+export function prdText(
+  stories: Array<{ id: string; title: string; priority?: number; dependsOn?: string[]; description?: string }>,
+): string {
   return `${JSON.stringify(
     {
       project: 'calc',

@@ -19,7 +19,11 @@ export async function runCli(cwd: string, args: string[], env: Record<string, st
 }
 
 /** Writes a scenario for the scripted agent and returns the `--agent-cmd` that runs it. */
-export async function scriptedAgent(dir: string, scenario: object, name = 'scenario'): Promise<{ cmd: string; file: string; calls: () => Promise<Array<Record<string, unknown>>> }> {
+export async function scriptedAgent(
+  dir: string,
+  scenario: object,
+  name = 'scenario',
+): Promise<{ cmd: string; file: string; calls: () => Promise<Array<Record<string, unknown>>> }> {
   const file = join(dir, `${name}.json`);
   await writeFile(file, JSON.stringify(scenario, null, 2));
   return {

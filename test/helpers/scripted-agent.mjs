@@ -16,10 +16,13 @@ const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
 const counterFile = `${scenarioFile}.calls`;
 const call = (existsSync(counterFile) ? Number(readFileSync(counterFile, 'utf8')) : 0) + 1;
 writeFileSync(counterFile, String(call));
-const step = scenario.steps?.[call - 1] ?? scenario.then ?? {};
+const step = scenario.steps?.[call - 1] ?? scenario.repeat ?? {};
 const format = scenario.format ?? 'text';
 const prompt = step.ignoreStdin ? '' : readFileSync(0, 'utf8');
-appendFileSync(`${scenarioFile}.log.jsonl`, `${JSON.stringify({ call, argv: process.argv.slice(3), cwd: process.cwd(), env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('STAR_') || k === 'IS_SANDBOX')), promptBytes: Buffer.byteLength(prompt) })}\n`);
+appendFileSync(
+  `${scenarioFile}.log.jsonl`,
+  `${JSON.stringify({ call, argv: process.argv.slice(3), cwd: process.cwd(), env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('STAR_') || k === 'IS_SANDBOX')), promptBytes: Buffer.byteLength(prompt) })}\n`,
+);
 
 function git(...args) {
   execFileSync('git', ['-c', 'user.name=Scripted Agent', '-c', 'user.email=agent@example.invalid', ...args], { stdio: 'ignore' });
@@ -56,7 +59,8 @@ const final = step.final ?? '';
 if (format === 'claude-stream-json') {
   out({ type: 'system', subtype: 'init', session_id: 'sess-scripted', cwd: process.cwd(), model: 'scripted', tools: ['Bash', 'Write'] });
   if (step.echoPrompt) out({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: prompt }] } });
-  for (const text of step.assistantTexts ?? []) out({ type: 'assistant', message: { content: [{ type: 'text', text }] }, session_id: 'sess-scripted' });
+  for (const text of step.assistantTexts ?? [])
+    out({ type: 'assistant', message: { content: [{ type: 'text', text }] }, session_id: 'sess-scripted' });
   out({
     type: 'result',
     subtype: 'success',

@@ -31,7 +31,10 @@ describe('Git (the only owner of git), on real repositories', () => {
     process.env.GIT_CONFIG_GLOBAL = '/dev/null';
     process.env.GIT_CONFIG_NOSYSTEM = '1';
     onTestFinished(() => {
-      for (const [key, value] of [['GIT_CONFIG_GLOBAL', saved.global], ['GIT_CONFIG_NOSYSTEM', saved.system]] as const) {
+      for (const [key, value] of [
+        ['GIT_CONFIG_GLOBAL', saved.global],
+        ['GIT_CONFIG_NOSYSTEM', saved.system],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }

@@ -78,9 +78,22 @@ describe('runProcess (the only owner of child processes)', () => {
     const { dir, log } = await setup();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const aborted = await runProcess({ command: 'sleep', args: ['30'], cwd: dir, env: { PATH: process.env.PATH }, logFile: log, signal: controller.signal });
+    const aborted = await runProcess({
+      command: 'sleep',
+      args: ['30'],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+      signal: controller.signal,
+    });
     expect(aborted.aborted).toBe(true);
-    const missing = await runProcess({ command: 'definitely-not-a-command-xyz', args: [], cwd: dir, env: { PATH: process.env.PATH }, logFile: log });
+    const missing = await runProcess({
+      command: 'definitely-not-a-command-xyz',
+      args: [],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+    });
     expect(missing.spawnError).toMatch(/ENOENT/);
   });
 });

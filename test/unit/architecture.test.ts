@@ -40,7 +40,10 @@ describe('architecture rules', async () => {
   });
 
   it('star-loop never reverts, resets, stashes or cleans: no such git verb appears in the git owner', () => {
-    const gitOwner = files.filter((f) => f.file.startsWith('git/')).map((f) => f.text).join('\n');
+    const gitOwner = files
+      .filter((f) => f.file.startsWith('git/'))
+      .map((f) => f.text)
+      .join('\n');
     for (const verb of ['reset', 'stash', 'clean', 'revert', 'checkout', 'restore', 'push', 'rebase']) {
       expect(gitOwner).not.toMatch(new RegExp(`['"]${verb}['"]`));
     }

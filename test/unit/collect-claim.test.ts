@@ -28,17 +28,33 @@ describe('hasPromise', () => {
 describe('collectClaim', () => {
   it.each<[string, Partial<ClaimInput>, { stories?: string[]; task?: boolean; sources?: string[] } | undefined]>([
     ['nothing → no claim', {}, undefined],
-    ['claim file, complete → the story it names', { claimFile: file({ complete: true, story: 'US-003' }) }, { stories: ['US-003'], sources: ['claim-file'] }],
+    [
+      'claim file, complete → the story it names',
+      { claimFile: file({ complete: true, story: 'US-003' }) },
+      { stories: ['US-003'], sources: ['claim-file'] },
+    ],
     ['claim file without story → the selected story', { claimFile: file({ complete: true }) }, { stories: ['US-002'] }],
     ['claim file, complete false → no claim', { claimFile: file({ complete: false, summary: 'half' }) }, undefined],
     ['malformed claim file → no claim', { claimFile: { kind: 'invalid', reason: 'not valid JSON', text: '{' } }, undefined],
-    ['promise alone on a line → the selected story', { finalMessage: 'ok\n<promise>COMPLETE</promise>' }, { stories: ['US-002'], sources: ['promise'] }],
+    [
+      'promise alone on a line → the selected story',
+      { finalMessage: 'ok\n<promise>COMPLETE</promise>' },
+      { stories: ['US-002'], sources: ['promise'] },
+    ],
     ['promise inside prose → no claim', { finalMessage: 'say <promise>COMPLETE</promise> later' }, undefined],
     ['a passes flip → that story', { flippedStories: ['US-003'] }, { stories: ['US-003'], sources: ['passes-flip'] }],
     ['an already passing story → no claim', { claimFile: file({ complete: true, story: 'US-001' }) }, undefined],
     ['an unknown story → no claim', { claimFile: file({ complete: true, story: 'US-999' }) }, undefined],
-    ['task mode: claim file → the task', { mode: 'task', selectedStory: undefined, claimFile: file({ complete: true }) }, { task: true, stories: [] }],
-    ['task mode: promise → the task', { mode: 'task', selectedStory: undefined, finalMessage: '<promise>COMPLETE</promise>' }, { task: true }],
+    [
+      'task mode: claim file → the task',
+      { mode: 'task', selectedStory: undefined, claimFile: file({ complete: true }) },
+      { task: true, stories: [] },
+    ],
+    [
+      'task mode: promise → the task',
+      { mode: 'task', selectedStory: undefined, finalMessage: '<promise>COMPLETE</promise>' },
+      { task: true },
+    ],
   ])('%s', (_name, input, expected) => {
     const { claim } = collectClaim({ ...base, ...input });
     if (expected === undefined) expect(claim).toBeUndefined();
@@ -49,7 +65,9 @@ describe('collectClaim', () => {
     expect(collectClaim({ ...base, claimFile: { kind: 'invalid', reason: 'complete: expected boolean', text: '{}' } }).notes).toEqual([
       '.star/claim.json ignored: complete: expected boolean',
     ]);
-    expect(collectClaim({ ...base, claimFile: file({ complete: true, story: 'US-001' }) }).notes).toEqual(['claim for US-001 ignored: it already passes']);
+    expect(collectClaim({ ...base, claimFile: file({ complete: true, story: 'US-001' }) }).notes).toEqual([
+      'claim for US-001 ignored: it already passes',
+    ]);
     expect(collectClaim({ ...base, claimFile: file({ complete: false, summary: 'half way' }) }).summary).toBe('half way');
   });
 });

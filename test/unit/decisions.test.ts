@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
-import { type NextStepInput, decideNextStep, decideStall, exitCodeFor } from '../../src/loop/decide-next-step.js';
+import { decideNextStep, decideStall, exitCodeFor, type NextStepInput } from '../../src/loop/decide-next-step.js';
 import { measureMovement, sameSummary } from '../../src/loop/measure-movement.js';
 
 describe('measureMovement', () => {
-  const still = { startHead: 'a', endHead: 'a', startTree: 't', endTree: 't', filesChanged: 0, acceptedStories: [], taskAccepted: false, planChanged: false };
+  const still = {
+    startHead: 'a',
+    endHead: 'a',
+    startTree: 't',
+    endTree: 't',
+    filesChanged: 0,
+    acceptedStories: [],
+    taskAccepted: false,
+    planChanged: false,
+  };
   it.each([
     ['nothing happened', {}, false, []],
     ['a commit with new content', { endHead: 'b', endTree: 'u', filesChanged: 2 }, true, ['HEAD moved', '2 file(s) changed']],

@@ -12,7 +12,12 @@ async function parseFixture(name: string) {
 describe('Claude Code stream-json parser (recorded output shapes)', () => {
   it('takes the final message from result.result only, with session, cost and tokens', async () => {
     const out = await parseFixture('success.jsonl');
-    expect(out).toMatchObject({ finalMessage: 'Wrote hello.txt.\n<promise>COMPLETE</promise>', isError: false, sessionId: 'b0f6c1de', costUsd: 0.0125 });
+    expect(out).toMatchObject({
+      finalMessage: 'Wrote hello.txt.\n<promise>COMPLETE</promise>',
+      isError: false,
+      sessionId: 'b0f6c1de',
+      costUsd: 0.0125,
+    });
     expect(out.inputTokens).toBe(100 + 30 + 200);
     expect(out.outputTokens).toBe(42);
   });

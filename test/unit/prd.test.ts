@@ -22,7 +22,11 @@ describe('selectNextStory', () => {
   });
 
   it('orders stories by priority then file order', () => {
-    expect(orderStories(prd(story('A', { priority: 3 }), story('B'), story('C', { priority: 1 }))).map((s) => s.id)).toEqual(['C', 'A', 'B']);
+    expect(orderStories(prd(story('A', { priority: 3 }), story('B'), story('C', { priority: 1 }))).map((s) => s.id)).toEqual([
+      'C',
+      'A',
+      'B',
+    ]);
   });
 });
 
@@ -44,7 +48,10 @@ describe('parsePrd', () => {
   });
 
   it.each([
-    [{ userStories: [{ id: 'US-001', title: 'A', passes: 'no' }] }, 'prd.json: userStories[0].passes: Invalid input: expected boolean, received string — use true or false without quotes'],
+    [
+      { userStories: [{ id: 'US-001', title: 'A', passes: 'no' }] },
+      'prd.json: userStories[0].passes: Invalid input: expected boolean, received string — use true or false without quotes',
+    ],
     [{ userStories: [{ id: 7, title: 'A', passes: false }] }, 'prd.json: userStories[0].id:'],
     [{ userStories: [{ id: 'A', passes: false }] }, 'prd.json: userStories[0].title:'],
     [{ userStories: [story('A', { priority: 1.5 })] }, 'userStories[0].priority: must be a whole number (1 = first)'],
@@ -64,8 +71,11 @@ describe('parsePrd', () => {
 
 describe('setStoryPasses', () => {
   it('changes only the one value, keeping key order, indentation, unknown keys and the trailing newline', () => {
-    const text = '{\n    "userStories": [\n        {"id": "A", "passes": false, "zeta": 1},\n        {\n            "passes": false,\n            "id": "B"\n        }\n    ],\n    "project": "p"\n}\n';
-    expect(setStoryPasses(text, 'B', true)).toBe(text.replace('"passes": false,\n            "id": "B"', '"passes": true,\n            "id": "B"'));
+    const text =
+      '{\n    "userStories": [\n        {"id": "A", "passes": false, "zeta": 1},\n        {\n            "passes": false,\n            "id": "B"\n        }\n    ],\n    "project": "p"\n}\n';
+    expect(setStoryPasses(text, 'B', true)).toBe(
+      text.replace('"passes": false,\n            "id": "B"', '"passes": true,\n            "id": "B"'),
+    );
     expect(setStoryPasses(text, 'A', true)).toBe(text.replace('{"id": "A", "passes": false', '{"id": "A", "passes": true'));
   });
 

@@ -53,7 +53,11 @@ describe('buildPrompt with the shipped templates', async () => {
 
   it('carries the last rejection verbatim, but bounded whatever the gate printed', () => {
     const huge = 'x'.repeat(100_000);
-    const findings = Array.from({ length: 20 }, (_, i) => ({ rule: 'gate-failed', detail: `gate ${i} failed`, output: `${huge}\nTHE LAST LINE ${i}` }));
+    const findings = Array.from({ length: 20 }, (_, i) => ({
+      rule: 'gate-failed',
+      detail: `gate ${i} failed`,
+      output: `${huge}\nTHE LAST LINE ${i}`,
+    }));
     const prompt = buildPrompt({ ...base, findings, task: { text: 'task', planFile: '.star/plan.md' } });
     expect(prompt).toContain('Your last claim was rejected');
     expect(prompt).toContain('THE LAST LINE 0');

@@ -14,7 +14,10 @@ describe('LineSplitter', () => {
 
   it.each([
     [['a\nb\n'], ['a', 'b']],
-    [['a', 'b\nc', '\n'], ['ab', 'c']],
+    [
+      ['a', 'b\nc', '\n'],
+      ['ab', 'c'],
+    ],
     [['x\r\ny'], ['x', 'y']],
     [['\n\n'], ['', '']],
     [['é'.slice(0, 1), '\n'], ['é']],
@@ -68,6 +71,11 @@ describe('parseDuration', () => {
   });
 
   it('formats durations for people', () => {
-    expect([formatDuration(420), formatDuration(2500), formatDuration(125_000), formatDuration(3_900_000)]).toEqual(['420ms', '2.5s', '2m5s', '1h5m']);
+    expect([formatDuration(420), formatDuration(2500), formatDuration(125_000), formatDuration(3_900_000)]).toEqual([
+      '420ms',
+      '2.5s',
+      '2m5s',
+      '1h5m',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type GateDiscoverer, at, lineOf } from '../gate.js';
+import { at, type GateDiscoverer, lineOf } from '../gate.js';
 
 export const cargoDiscoverer: GateDiscoverer = {
   name: 'Cargo.toml',

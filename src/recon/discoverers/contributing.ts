@@ -1,4 +1,4 @@
-import { type Gate, type GateDiscoverer, at, kindOf } from '../gate.js';
+import { at, type Gate, type GateDiscoverer, kindOf } from '../gate.js';
 import { looksLikeGate } from '../looks-like-gate.js';
 
 const FILES = ['CONTRIBUTING.md', '.github/CONTRIBUTING.md', 'docs/CONTRIBUTING.md'];

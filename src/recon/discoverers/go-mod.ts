@@ -1,4 +1,4 @@
-import { type GateDiscoverer, at, lineOf } from '../gate.js';
+import { at, type GateDiscoverer, lineOf } from '../gate.js';
 
 export const goModDiscoverer: GateDiscoverer = {
   name: 'go.mod',

@@ -1,4 +1,4 @@
-import { type Gate, type GateDiscoverer, at, kindOf } from '../gate.js';
+import { at, type Gate, type GateDiscoverer, kindOf } from '../gate.js';
 
 const TARGETS = ['check', 'typecheck', 'lint', 'test', 'build'];
 

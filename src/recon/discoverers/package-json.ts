@@ -1,4 +1,4 @@
-import { type Gate, type GateDiscoverer, at, kindOf, lineOf } from '../gate.js';
+import { at, type Gate, type GateDiscoverer, kindOf, lineOf } from '../gate.js';
 
 const SCRIPTS = ['typecheck', 'type-check', 'lint', 'build', 'test'] as const;
 const NPM_PLACEHOLDER = /no test specified/;

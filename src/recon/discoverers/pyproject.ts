@@ -1,4 +1,4 @@
-import { type Gate, type GateDiscoverer, at, lineOf } from '../gate.js';
+import { at, type Gate, type GateDiscoverer, lineOf } from '../gate.js';
 
 /** pytest, ruff and mypy, each declared by its own `[tool.*]` section in pyproject.toml. */
 const TOOLS = [
