@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
+import { processAlive } from '../helpers/process-alive.js';
 import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 
 interface Report {
@@ -13,14 +13,6 @@ interface Report {
   iterations: number;
   table: Array<{ verdict: string; agentError?: string }>;
 }
-
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 describe('how a run stops', () => {
   it('--on-stall stop ends the run (exit 4, not resumable); --on-stall continue goes on to the next limit', async () => {
@@ -99,7 +91,7 @@ describe('how a run stops', () => {
     const result = await child;
     expect(result.exitCode).toBe(6);
     await new Promise((r) => setTimeout(r, 200));
-    expect(alive(agentPid)).toBe(false);
+    expect(processAlive(agentPid)).toBe(false);
     const report = await readJson<Report>(join(repo, '.star/report.json'));
     expect(report).toMatchObject({ stopReason: 'stopped', exitCode: 6, status: 'paused', iterations: 1 });
 

@@ -1,18 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from '../../src/proc/run-process.js';
-
-/** Running (a zombie waiting for a reaper that is not star-loop's child counts as ended). */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
+import { processAlive } from '../helpers/process-alive.js';
 
 async function setup() {
   const dir = await mkdtemp(join(tmpdir(), 'star-loop-proc-'));
@@ -53,7 +44,7 @@ describe('runProcess (the only owner of child processes)', () => {
     expect(result.timedOut).toBe(true);
     const grandchild = Number(await readFile(pidFile, 'utf8'));
     await new Promise((r) => setTimeout(r, 200));
-    expect(alive(grandchild)).toBe(false);
+    expect(processAlive(grandchild)).toBe(false);
   });
 
   it('ends what the main process left running in its group when it exits', async () => {
@@ -71,7 +62,7 @@ describe('runProcess (the only owner of child processes)', () => {
     expect(result.exitCode).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
     await new Promise((r) => setTimeout(r, 200));
-    expect(alive(Number(await readFile(pidFile, 'utf8')))).toBe(false);
+    expect(processAlive(Number(await readFile(pidFile, 'utf8')))).toBe(false);
   });
 
   it('an abort signal ends the process; a missing command is a spawn error, not a crash', async () => {
