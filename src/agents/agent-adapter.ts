@@ -8,7 +8,9 @@ export interface AgentContext {
   storyId?: string;
   model?: string;
   agentCmd?: string;
-  role: 'implementer';
+  role: 'implementer' | 'verifier';
+  /** Verifier runs: where the verdict goes. */
+  verdictFile?: string;
   /** star-loop's own environment, from which the agent's is built. */
   baseEnv: NodeJS.ProcessEnv;
 }
@@ -62,5 +64,6 @@ export function starEnv(ctx: AgentContext): Record<string, string> {
     STAR_CLAIM_FILE: ctx.claimFile,
     STAR_STORY_ID: ctx.storyId ?? '',
     STAR_ROLE: ctx.role,
+    ...(ctx.verdictFile ? { STAR_VERDICT_FILE: ctx.verdictFile } : {}),
   };
 }

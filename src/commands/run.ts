@@ -139,7 +139,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
   }
 
   const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
-  const report = buildReport({ state, plan: plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+  const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
   await writeReport(paths, report);
   emit({
     type: 'run.finished',

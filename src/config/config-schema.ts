@@ -18,6 +18,9 @@ export const configSchema = z.strictObject({
   iterationTimeout: z.string().optional(),
   gateTimeout: z.string().optional(),
   gates: z.array(gateSpecSchema).optional(),
+  verify: z.enum(['claims', 'every', 'off']).optional(),
+  verifierAgent: z.string().optional(),
+  verifierModel: z.string().optional(),
   prd: z.string().optional(),
   prompt: z.string().optional(),
 });

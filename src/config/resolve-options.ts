@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { parseDuration } from '../util/parse-duration.js';
 import type { StarConfig } from './config-schema.js';
-import { DEFAULTS, type OnStall, type RunOptions } from './run-options.js';
+import { DEFAULTS, type OnStall, type RunOptions, type VerifyMode } from './run-options.js';
 
 /** The `run` command's flags as commander hands them over: undefined when not given. */
 export interface RunFlags {
@@ -20,6 +20,9 @@ export interface RunFlags {
   iterationTimeout?: string;
   gateTimeout?: string;
   json?: boolean;
+  verify?: string;
+  verifierAgent?: string;
+  verifierModel?: string;
 }
 
 function positiveInt(value: string | number, field: string): number {
@@ -32,6 +35,11 @@ function duration(value: string, field: string): number {
   const ms = parseDuration(value);
   if (ms === undefined) throw new InputError(`${field}: expected a duration such as 90s, 45m or 8h, got "${value}"`);
   return ms;
+}
+
+function verifyMode(value: string, field: string): VerifyMode {
+  if (value === 'claims' || value === 'every' || value === 'off') return value;
+  throw new InputError(`${field}: expected claims, every or off, got "${value}"`);
 }
 
 function onStall(value: string, field: string): OnStall {
@@ -112,8 +120,19 @@ export async function resolveRunOptions(input: {
       flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`,
     ),
     json: flags.json ?? false,
+    verify: flags.verify !== undefined ? verifyMode(flags.verify, '--verify') : (config.verify ?? DEFAULTS.verify),
+    verifierAgent: '',
+    verifierModel: flags.verifierModel ?? config.verifierModel,
     gates: config.gates,
   };
+  options.verifierAgent = flags.verifierAgent ?? config.verifierAgent ?? options.agent;
+  if (options.verifierModel === undefined && options.verifierAgent === options.agent) options.verifierModel = options.model;
+  if (options.verify !== 'off' && options.maxIterations < 2) {
+    throw new InputError(
+      `--max-iterations ${options.maxIterations} leaves no room to verify a claim: one verifier run is always kept in reserve`,
+      'use --max-iterations 2 or more, or --verify off (not recommended)',
+    );
+  }
   if (options.agent === 'command' && !options.agentCmd) {
     throw new InputError('--agent command needs --agent-cmd "CMD"', 'e.g. --agent-cmd "my-agent --headless" (the prompt arrives on stdin)');
   }

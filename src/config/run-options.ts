@@ -1,6 +1,7 @@
 import type { GateSpec } from './config-schema.js';
 
 export type OnStall = 'pause' | 'stop' | 'continue';
+export type VerifyMode = 'claims' | 'every' | 'off';
 
 /** Every option of a run, resolved once (defaults < star.config.json < flags) and passed down whole. */
 export interface RunOptions {
@@ -24,6 +25,11 @@ export interface RunOptions {
   iterationTimeoutMs: number;
   gateTimeoutMs: number;
   json: boolean;
+  /** claims: verify completion claims; every: also check every iteration's work; off: trust the agent. */
+  verify: VerifyMode;
+  /** The adversarial verifier: the implementer's agent and model unless set. */
+  verifierAgent: string;
+  verifierModel?: string;
   /** Gates from star.config.json, replacing discovery when present. */
   gates?: GateSpec[];
 }
@@ -35,4 +41,5 @@ export const DEFAULTS = {
   onStall: 'pause' as OnStall,
   iterationTimeout: '30m',
   gateTimeout: '15m',
+  verify: 'claims' as VerifyMode,
 } as const;

@@ -38,6 +38,21 @@ function addImport(name: string): void {
 }
 
 const prompt = readFileSync(0, 'utf8');
+if (process.env.STAR_ROLE === 'verifier') {
+  // As the adversarial verifier it re-runs the gate itself, as the real verifier prompt asks, and decides on that.
+  let passed = true;
+  try {
+    execFileSync('npm', ['test', '--silent'], { stdio: 'ignore' });
+  } catch {
+    passed = false;
+  }
+  const verdict = passed
+    ? { verdict: 'accept', findings: [] }
+    : { verdict: 'reject', findings: [{ rule: 'tests-fail', file: 'test/calc.test.js', detail: '`npm test` fails when I run it' }] };
+  writeFileSync(process.env.STAR_VERDICT_FILE ?? '.star/verdict.json', JSON.stringify(verdict));
+  say(`verifier: ran \`npm test\` myself and read the diff — ${verdict.verdict}`);
+  process.exit(0);
+}
 const rejected = prompt.includes('Your last claim was rejected');
 const story = process.env.STAR_STORY_ID ?? '';
 say(`iteration ${process.env.STAR_ITERATION ?? '?'}: read a prompt of ${prompt.length} characters; story ${story || '(none)'}`);

@@ -110,6 +110,70 @@ export class Git {
     return out.split('\0').filter(Boolean);
   }
 
+  /** `git diff --name-status -M` between two commits: what was added, modified, deleted or renamed. */
+  async changedFiles(from: string, to: string): Promise<Array<{ status: string; path: string; oldPath?: string }>> {
+    const fields = (await this.raw(['diff', '--name-status', '-z', '-M', from, to])).split('\0');
+    const out: Array<{ status: string; path: string; oldPath?: string }> = [];
+    for (let i = 0; i < fields.length; i++) {
+      const status = fields[i];
+      if (!status) continue;
+      if (status.startsWith('R') || status.startsWith('C')) {
+        out.push({ status: status[0] ?? 'R', oldPath: fields[i + 1], path: fields[i + 2] ?? '' });
+        i += 2;
+      } else {
+        out.push({ status: status[0] ?? 'M', path: fields[i + 1] ?? '' });
+        i += 1;
+      }
+    }
+    return out;
+  }
+
+  /** The zero-context unified diff between two commits (renames followed), for line-level checks. */
+  async unifiedDiff(from: string, to: string): Promise<string> {
+    return this.raw(['diff', '-U0', '--no-color', '--no-ext-diff', '-M', from, to]);
+  }
+
+  /** `hash subject` lines of the commits in `from..to`, newest first. */
+  async commitsBetween(from: string, to: string, max = 50): Promise<string[]> {
+    const out = await this.raw(['log', `--max-count=${max}`, '--format=%h %s', `${from}..${to}`]);
+    return out.split('\n').filter(Boolean);
+  }
+
+  /** A file's content at a commit, or undefined when it does not exist there. */
+  async showFile(rev: string, path: string): Promise<string | undefined> {
+    try {
+      return await this.raw(['show', `${rev}:${path}`]);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether `ancestor` is reachable from `rev` (simple-git hides exit codes, so compare the merge base). */
+  async isAncestor(ancestor: string, rev: string): Promise<boolean> {
+    const [a, base] = await Promise.all([this.tryRaw(['rev-parse', '--verify', '--quiet', `${ancestor}^{commit}`]), this.tryRaw(['merge-base', ancestor, rev])]);
+    return a !== undefined && a === base;
+  }
+
+  /** Where git looks for hooks (core.hooksPath, or .git/hooks), as an absolute path. */
+  async hooksDir(): Promise<string> {
+    const dir = (await this.raw(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'])).trim();
+    return dir;
+  }
+
+  /**
+   * A throw-away worktree of star-loop's own, detached at `base`, with `head`'s changes staged on top: the
+   * state a commit of the claimed changes would be made from. For running the repository's hooks.
+   */
+  async addStagedWorktree(dir: string, base: string, head: string): Promise<void> {
+    await this.raw(['worktree', 'add', '--quiet', '--detach', dir, base]);
+    await simpleGit({ baseDir: dir }).raw(['read-tree', '-m', '-u', base, head]);
+  }
+
+  /** Removes a worktree star-loop added itself (never one of the user's). */
+  async removeOwnWorktree(dir: string): Promise<void> {
+    await this.raw(['worktree', 'remove', '--force', dir]);
+  }
+
   async hasIdentity(): Promise<boolean> {
     return Boolean(await this.tryRaw(['config', '--get', 'user.email']));
   }

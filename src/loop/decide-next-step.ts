@@ -9,6 +9,10 @@ export interface NextStepInput {
   /** Work left: stories without `passes`, or 1 for an unfinished task. */
   remaining: number;
   iterationsThisRun: number;
+  /** Verifier runs count against the iteration budget too. */
+  verifierRuns: number;
+  /** Runs kept back so that a claim made in the next iteration can still be verified. */
+  reserve: number;
   maxIterations: number;
   activeMs: number;
   maxTimeMs?: number;
@@ -21,8 +25,10 @@ export function decideNextStep(input: NextStepInput): NextStep {
   if (input.remaining === 0) return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
   if (input.aborted) return { kind: 'stop', reason: 'stopped', detail: 'stopped by the user' };
   if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };
-  if (input.iterationsThisRun >= input.maxIterations) {
-    return { kind: 'stop', reason: 'max-iterations', detail: `reached --max-iterations ${input.maxIterations} with work remaining` };
+  const used = input.iterationsThisRun + input.verifierRuns;
+  if (used + 1 + input.reserve > input.maxIterations) {
+    const kept = input.reserve > 0 && used < input.maxIterations ? ` (${input.maxIterations - used} left, kept in reserve to verify a claim)` : '';
+    return { kind: 'stop', reason: 'max-iterations', detail: `reached --max-iterations ${input.maxIterations} with work remaining${kept}` };
   }
   if (input.maxTimeMs !== undefined && input.activeMs >= input.maxTimeMs) {
     return { kind: 'stop', reason: 'max-time', detail: 'reached --max-time with work remaining' };
@@ -47,6 +53,7 @@ export function exitCodeFor(reason: StopReason): ExitCode {
     case 'max-time':
       return ExitCode.Budget;
     case 'stalled':
+    case 'regressed':
     case 'refused':
       return ExitCode.NeedsHuman;
     case 'safety':

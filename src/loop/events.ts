@@ -24,6 +24,9 @@ export type LoopEvent =
   | { type: 'passes.restored'; iteration: number; stories: string[] }
   | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }
   | { type: 'gate.finished'; iteration: number; result: Omit<GateResult, 'tail'> }
+  | { type: 'baseline.finished'; gates: Array<{ name: string; status: string; failures?: number }> }
+  | { type: 'verifier.started'; iteration: number; agent: string }
+  | { type: 'verifier.finished'; iteration: number; verdict: 'accept' | 'reject'; error?: string }
   | { type: 'claim.verdict'; iteration: number; verdict: 'accepted' | 'rejected'; stories: string[]; findings: Finding[] }
   | { type: 'iteration.finished'; record: IterationRecord; stallStreak: number }
   | { type: 'warning'; message: string }

@@ -8,8 +8,8 @@ import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
 import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
 import type { Finding } from '../verify/finding.js';
-import { judgeClaim, untickedItems } from '../verify/judge-claim.js';
-import { runGates } from '../verify/run-gates.js';
+import { planFindings, untickedItems } from '../verify/judge-claim.js';
+import { verifyWork } from '../verify/verify-work.js';
 import { collectClaim, hasPromise } from './collect-claim.js';
 import type { LoopContext } from './loop-context.js';
 import { measureMovement, sameSummary } from './measure-movement.js';
@@ -55,6 +55,10 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
 
   const startHead = await git.head();
   const startTree = startHead ? await git.tree(startHead) : undefined;
+  // Cheat checks look at everything since the story (or the task) was first worked on.
+  const workKey = story?.id ?? 'task';
+  if (startHead && !state.workStarts[workKey]) state.workStarts[workKey] = startHead;
+  const workStart = state.workStarts[workKey];
   // A claim is consumed: whatever an earlier iteration or a killed run left never counts.
   await rm(paths.claim, { force: true });
   const planBefore = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
@@ -156,37 +160,51 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   emit({ type: 'claim.read', iteration: n, claim: collected.claim, notes: claimNotes });
 
   const planAfter = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
+  const summary = collected.summary ?? lastLine(output.finalMessage);
   let verdict: IterationRecord['verdict'] = 'no-claim';
   let findings: Finding[] = [];
   let gates: GateResult[] = [];
+  let verification: IterationRecord['verification'];
   let acceptedStories: string[] = [];
-  if (collected.claim) {
-    gates = await runGates(ctx.gates, {
-      root: options.root,
-      logFile: join(runDir, 'gates.log'),
-      timeoutMs: options.gateTimeoutMs,
-      env: ctx.env,
-      signal: ctx.signal,
-      onResult: ({ tail: _tail, ...result }) => emit({ type: 'gate.finished', iteration: n, result }),
+  const head = await git.head();
+  if (collected.claim && options.verify === 'off') {
+    verdict = 'accepted';
+    claimNotes.push('--verify off: accepted on the agent\'s word alone, unverified');
+  } else if ((collected.claim || options.verify === 'every') && head && workStart) {
+    const outcome = await verifyWork(ctx, state, {
+      iteration: n,
+      runDir,
+      workStart,
+      head,
+      story,
+      claimed: Boolean(collected.claim),
+      summary,
+      extraFindings: collected.claim && options.mode === 'task' ? planFindings(untickedItems(planAfter ?? '')) : [],
     });
-    const judged = judgeClaim({ gates, untickedPlanItems: options.mode === 'task' ? untickedItems(planAfter ?? '') : undefined });
-    verdict = judged.verdict;
-    findings = judged.findings;
-    if (gates.length < ctx.gates.length) {
+    gates = outcome.gates;
+    verification = outcome.verification;
+    findings = outcome.verification.findings;
+    if (!outcome.complete) {
       // Stopped part-way through the gates: an unverified claim is neither accepted nor held against the agent.
-      verdict = 'no-claim';
       findings = [];
       claimNotes.push('the claim was not verified: the run was stopped while the gates were running');
       emit({ type: 'warning', message: claimNotes.at(-1) ?? '' });
-    } else if (ctx.gates.length === 0) {
-      claimNotes.push('no gates to run: accepted on the claim alone — review this work by inspection');
-      emit({ type: 'warning', message: claimNotes.at(-1) ?? '' });
+    } else if (collected.claim) {
+      verdict = findings.length === 0 ? 'accepted' : 'rejected';
+      if (ctx.gates.length === 0 && verdict === 'accepted') {
+        claimNotes.push('no gates to run: accepted on the checks and the verifier alone — review this work');
+        emit({ type: 'warning', message: claimNotes.at(-1) ?? '' });
+      }
+    } else if (findings.length > 0) {
+      claimNotes.push(`--verify every: ${findings.length} problem(s) found without a claim; handed to the next iteration`);
     }
+  }
+  if (collected.claim && verdict !== 'no-claim') {
     if (verdict === 'accepted' && options.prdFile) {
       acceptedStories = collected.claim.stories;
       await markStoriesPassed(git, options.prdFile, acceptedStories, n);
     }
-    if (verdict !== 'no-claim') emit({ type: 'claim.verdict', iteration: n, verdict, stories: collected.claim.stories, findings });
+    emit({ type: 'claim.verdict', iteration: n, verdict, stories: collected.claim.stories, findings });
   }
 
   const movement = measureMovement({
@@ -199,7 +217,6 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     taskAccepted: verdict === 'accepted' && options.mode === 'task',
     planChanged: planAfter !== undefined && planAfter !== planBefore,
   });
-  const summary = collected.summary ?? lastLine(output.finalMessage);
   const previous = state.records.at(-1);
   return {
     n,
@@ -226,6 +243,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     verdict,
     findings,
     gates,
+    verification,
     summary,
     repeated: !movement.moved && sameSummary(summary, previous?.summary),
     stall: !movement.moved || verdict === 'rejected',

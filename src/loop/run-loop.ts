@@ -5,6 +5,7 @@ import { writeState } from '../state/state-store.js';
 import { decideNextStep, decideStall, exitCodeFor } from './decide-next-step.js';
 import { journalEntry } from './journal-entry.js';
 import type { LoopContext } from './loop-context.js';
+import { recheckAccepted, runBaseline } from './recheck.js';
 import { runIteration } from './run-iteration.js';
 
 export interface LoopOutcome {
@@ -40,6 +41,10 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     await writeState(paths.state, state);
   };
 
+  if (options.verify !== 'off' && !state.baseline) {
+    state.baseline = await runBaseline(ctx);
+    await save();
+  }
   let stalled: string | undefined;
   let pauseOnStall = true;
   for (;;) {
@@ -48,11 +53,19 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       aborted: ctx.signal.aborted,
       remaining: (await remainingWork(ctx, state)).length,
       iterationsThisRun: state.iterationsThisRun,
+      verifierRuns: state.verifierRuns,
+      reserve: options.verify === 'off' ? 0 : 1,
       maxIterations: options.maxIterations,
       activeMs: state.activeMs,
       maxTimeMs: options.maxTimeMs,
       stalled,
     });
+    if (step.kind === 'stop' && step.reason === 'complete' && options.prdFile && state.iterationsThisRun > 0 && options.verify !== 'off') {
+      const regressions = await recheckAccepted(ctx, state);
+      if (regressions.length > 0) {
+        Object.assign(step, { reason: 'regressed', detail: `stories accepted earlier no longer hold: ${regressions.map((f) => f.detail).join('; ')}` });
+      }
+    }
     if (step.kind === 'stop') {
       const paused = step.reason === 'stalled' ? pauseOnStall : PAUSING.has(step.reason);
       state.status = paused ? 'paused' : 'finished';
@@ -71,8 +84,10 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       state.pendingFindings = [];
       if (options.mode === 'task') state.taskComplete = true;
       const stories = record.claim?.stories.length ? record.claim.stories : [undefined];
-      for (const story of stories) state.accepted.push({ story, iteration: record.n, at: new Date().toISOString() });
-    } else if (record.verdict === 'rejected') {
+      const commit = await ctx.git.head();
+      for (const story of stories) state.accepted.push({ story, iteration: record.n, at: new Date().toISOString(), commit });
+    } else if (record.findings.length > 0) {
+      // A rejection, or (--verify every) problems found without a claim: the next iteration sees them verbatim.
       state.pendingFindings = record.findings;
     }
     state.stallStreak = record.stall ? state.stallStreak + 1 : 0;

@@ -20,6 +20,12 @@ export function renderEventLine(event: LoopEventWithTime): string | undefined {
       return `  claim: ${event.claim.task ? 'task complete' : event.claim.stories.join(', ')} (via ${event.claim.sources.join(', ')}) — verifying`;
     case 'gate.finished':
       return `    gate ${event.result.name}: ${event.result.status}${event.result.exitCode ? ` (exit ${event.result.exitCode})` : ''} in ${formatDuration(event.result.durationMs)}`;
+    case 'baseline.finished':
+      return `baseline (before iteration 1): ${event.gates.map((g) => `${g.name} ${g.status}${g.failures ? ` (${g.failures} failing)` : ''}`).join(', ') || 'no gates'}`;
+    case 'verifier.started':
+      return `    verifier (${event.agent}): trying to prove the claim wrong`;
+    case 'verifier.finished':
+      return `    verifier: ${event.verdict}${event.error ? ` — ${event.error}` : ''}`;
     case 'claim.verdict':
       return event.verdict === 'accepted'
         ? `  ✔ accepted${event.stories.length ? `: ${event.stories.join(', ')} passes` : ''}`

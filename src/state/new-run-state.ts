@@ -47,6 +47,8 @@ export function startRunState(
       stallStreak: 0,
       pendingFindings: [],
       taskComplete: false,
+      workStarts: {},
+      verifierRuns: 0,
       accepted: [],
       records: [],
     },

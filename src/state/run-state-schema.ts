@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const STATE_SCHEMA_VERSION = 1;
 
-export const stopReasons = ['complete', 'max-iterations', 'max-time', 'stalled', 'refused', 'safety', 'stopped', 'error'] as const;
+export const stopReasons = ['complete', 'max-iterations', 'max-time', 'stalled', 'regressed', 'refused', 'safety', 'stopped', 'error'] as const;
 export type StopReason = (typeof stopReasons)[number];
 
 export const findingSchema = z.object({
@@ -23,6 +23,42 @@ export const gateResultSchema = z.object({
   durationMs: z.number(),
   /** Tail of the gate's output (its whole output is in the iteration's gates.log). */
   tail: z.string(),
+});
+
+export const gateBaselineSchema = z.object({
+  name: z.string(),
+  command: z.string(),
+  status: z.enum(['pass', 'fail', 'timeout', 'error']),
+  /** Failing tests, where the runner's summary could be read. */
+  failures: z.number().optional(),
+});
+
+const gateStateSchema = z.object({ status: z.enum(['pass', 'fail', 'timeout', 'error']), failures: z.number().optional() });
+
+export const gateComparisonSchema = z.object({
+  name: z.string(),
+  command: z.string(),
+  baseline: gateStateSchema.optional(),
+  now: gateStateSchema,
+  outcome: z.enum(['ok', 'fixed', 'still-red', 'rejected']),
+});
+
+export const verifierRecordSchema = z.object({
+  agent: z.string(),
+  verdict: z.enum(['accept', 'reject']),
+  findings: z.array(findingSchema),
+  /** Why the verdict is a reject star-loop wrote itself (no verdict, malformed, timed out, …). */
+  error: z.string().optional(),
+  durationMs: z.number(),
+  costUsd: z.number().optional(),
+});
+
+export const verificationSchema = z.object({
+  base: z.string(),
+  head: z.string(),
+  gates: z.array(gateComparisonSchema),
+  findings: z.array(findingSchema),
+  verifier: verifierRecordSchema.optional(),
 });
 
 export const claimRecordSchema = z.object({
@@ -61,6 +97,7 @@ export const iterationRecordSchema = z.object({
   verdict: z.enum(['accepted', 'rejected', 'no-claim']),
   findings: z.array(findingSchema),
   gates: z.array(gateResultSchema),
+  verification: verificationSchema.optional(),
   summary: z.string().optional(),
   repeated: z.boolean(),
   stall: z.boolean(),
@@ -85,7 +122,14 @@ export const runStateSchema = z.object({
   /** The last rejection's findings, handed to the next prompt verbatim. */
   pendingFindings: z.array(findingSchema),
   taskComplete: z.boolean(),
-  accepted: z.array(z.object({ story: z.string().optional(), iteration: z.number(), at: z.string() })),
+  /** Gates run once on the starting commit, before iteration 1. */
+  baseline: z.object({ commit: z.string(), gates: z.array(gateBaselineSchema) }).optional(),
+  /** HEAD when each story (or `task`) was first worked on: cheat checks look at the diff from there. */
+  workStarts: z.record(z.string(), z.string()).default({}),
+  verifierRuns: z.number().default(0),
+  /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
+  recheck: z.object({ gates: z.array(gateComparisonSchema), findings: z.array(findingSchema) }).optional(),
+  accepted: z.array(z.object({ story: z.string().optional(), iteration: z.number(), at: z.string(), commit: z.string().optional() })),
   records: z.array(iterationRecordSchema),
   stopReason: z.enum(stopReasons).optional(),
   exitCode: z.number().optional(),
@@ -96,3 +140,7 @@ export type RunState = z.infer<typeof runStateSchema>;
 export type IterationRecord = z.infer<typeof iterationRecordSchema>;
 export type GateResult = z.infer<typeof gateResultSchema>;
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
+export type GateBaseline = z.infer<typeof gateBaselineSchema>;
+export type GateComparison = z.infer<typeof gateComparisonSchema>;
+export type Verification = z.infer<typeof verificationSchema>;
+export type VerifierRecord = z.infer<typeof verifierRecordSchema>;

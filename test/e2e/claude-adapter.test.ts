@@ -68,7 +68,7 @@ describe('the claude adapter (stream-json), with a scripted stand-in for the mod
       repeat: { isError: true, final: 'API Error: 529 overloaded\n<promise>COMPLETE</promise>' },
     });
     const PATH = await fakeClaude(aux, agent.file);
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-iterations', '1'], { PATH });
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-iterations', '2'], { PATH });
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toContain('API status 529');
     const state = await readJson<{ records: Array<{ agent: { isError: boolean; error?: string }; verdict: string }> }>(

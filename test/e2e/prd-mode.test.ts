@@ -73,7 +73,10 @@ describe('PRD mode, end to end through the built CLI', () => {
     expect(await readFile(join(repo, '.star/runs/0002/agent.log'), 'utf8')).toContain('<promise>COMPLETE</promise>');
     expect(await readFile(join(repo, '.star/runs/0001/gates.log'), 'utf8')).toContain('===== test: pass');
     const calls = await agent.calls();
-    expect(calls.map((c) => (c.env as Record<string, string>).STAR_STORY_ID)).toEqual(['US-001', 'US-002']);
+    const implementer = calls.filter((c) => c.role === 'implementer');
+    expect(implementer.map((c) => (c.env as Record<string, string>).STAR_STORY_ID)).toEqual(['US-001', 'US-002']);
+    // Each claim passed its gate, then the adversarial verifier (a fresh process, STAR_ROLE=verifier).
+    expect(calls.map((c) => c.role)).toEqual(['implementer', 'verifier', 'implementer', 'verifier']);
     expect(calls[0]?.env).toMatchObject({ STAR_ROLE: 'implementer' });
   });
 
@@ -154,10 +157,12 @@ describe('PRD mode, end to end through the built CLI', () => {
       ]),
     });
     const busy = await scriptedAgent(aux, { repeat: { append: { 'notes.txt': 'call {{call}}\n' }, commit: 'wip {{call}}' } });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', busy.cmd, '--max-iterations', '2']);
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', busy.cmd, '--max-iterations', '3']);
     expect(result.exitCode).toBe(3);
     const report = await readJson<ReportJson>(join(repo, '.star/report.json'));
     expect(report).toMatchObject({ stopReason: 'max-iterations', exitCode: 3, iterations: 2, remaining: ['US-001', 'US-002'] });
+    // The third of three was kept in reserve: a claim in iteration 3 could not have been verified.
+    expect((report as unknown as { detail: string }).detail).toContain('1 left, kept in reserve to verify a claim');
     expect((await busy.calls()).length).toBe(2);
   });
 
@@ -168,7 +173,7 @@ describe('PRD mode, end to end through the built CLI', () => {
     await writeFile(join(repo, '.star/.gitignore'), '*\n');
     await writeFile(join(repo, '.star/claim.json'), JSON.stringify({ complete: true, story: 'US-001' }));
     const idle = await scriptedAgent(aux, { repeat: {} });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', idle.cmd, '--max-iterations', '1']);
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', idle.cmd, '--max-iterations', '2']);
     expect(result.exitCode).toBe(3);
     const report = await readJson<ReportJson>(join(repo, '.star/report.json'));
     expect(report.table[0]?.verdict).toBe('no-claim');
@@ -188,7 +193,7 @@ describe('PRD mode, end to end through the built CLI', () => {
       '--agent-cmd',
       sloppy.cmd,
       '--max-iterations',
-      '1',
+      '2',
     ]);
     expect(result.exitCode).toBe(3);
     expect(await git(repo, 'log', '-1', '--format=%s')).toBe('star-loop: iteration 1 (uncommitted work)');

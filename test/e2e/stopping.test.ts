@@ -50,7 +50,7 @@ describe('how a run stops', () => {
       '--on-stall',
       'continue',
       '--max-iterations',
-      '5',
+      '6',
     ]);
     expect(cont.exitCode).toBe(3);
     expect(cont.stdout).toContain('continuing because --on-stall continue');
@@ -95,7 +95,7 @@ describe('how a run stops', () => {
     const report = await readJson<Report>(join(repo, '.star/report.json'));
     expect(report).toMatchObject({ stopReason: 'stopped', exitCode: 6, status: 'paused', iterations: 1 });
 
-    const again = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd, '--max-iterations', '2']);
+    const again = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd, '--max-iterations', '3']);
     expect(again.stdout).toContain('continuing run');
     expect(again.exitCode).toBe(3);
     expect((await readJson<Report>(join(repo, '.star/report.json'))).iterations).toBe(2);
@@ -104,7 +104,8 @@ describe('how a run stops', () => {
   it('a stop during verification leaves the claim unverified: neither accepted nor held against the agent', async () => {
     const { repo, aux } = await calcRepo({
       'prd.json': prdText([{ id: 'US-001', title: 'A' }]),
-      'star.config.json': JSON.stringify({ gates: [{ name: 'slow', command: 'sleep 60' }] }),
+      // Slow only once the agent's work is there: the baseline before iteration 1 stays quick.
+      'star.config.json': JSON.stringify({ gates: [{ name: 'slow', command: 'test ! -f a.txt || sleep 60' }] }),
     });
     const agent = await scriptedAgent(aux, { repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
     const child = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd], {
@@ -134,8 +135,8 @@ describe('how a run stops', () => {
     const agent = await scriptedAgent(aux, { repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
     const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain('no gates to run: accepted on the claim alone');
-    expect(await readFile(join(repo, '.star/report.md'), 'utf8')).toContain('review this work by inspection');
+    expect(result.stdout).toContain('no gates to run: accepted on the checks and the verifier alone');
+    expect(await readFile(join(repo, '.star/report.md'), 'utf8')).toContain('review this work');
   });
 
   it('--json prints only JSON events, one per line, and .star/log.jsonl keeps them all', async () => {
@@ -149,10 +150,13 @@ describe('how a run stops', () => {
       .map((l) => JSON.parse(l) as { type: string; time: string });
     expect(events.map((e) => e.type)).toEqual([
       'run.started',
+      'baseline.finished',
       'iteration.started',
       'agent.finished',
       'claim.read',
       'gate.finished',
+      'verifier.started',
+      'verifier.finished',
       'claim.verdict',
       'iteration.finished',
       'run.finished',
@@ -168,7 +172,7 @@ describe('how a run stops', () => {
   it('gives the command agent its contract: prompt on stdin, STAR_* environment, run in the repository root', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const agent = await scriptedAgent(aux, { repeat: {} });
-    await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '1']);
+    await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '2']);
     const [call] = await agent.calls();
     const env = call?.env as Record<string, string>;
     expect(env).toMatchObject({

@@ -7,21 +7,26 @@
 // drives every later call. A step may: write/append/delete files, commit, flip `passes` in prd.json,
 // write the claim file (object, or a string written verbatim), print a final message, echo the prompt,
 // print N junk bytes, sleep, and exit with a code. Every call also records its argv and env in calls.jsonl.
+// As the verifier (STAR_ROLE=verifier) it follows `scenario.verifier` (steps/repeat; `verdict` is written to
+// STAR_VERDICT_FILE as given) and by default accepts.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const scenarioFile = process.argv[2];
 const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
-const counterFile = `${scenarioFile}.calls`;
+// The verifier role (STAR_ROLE=verifier) has its own script and counter; by default it accepts.
+const verifier = process.env.STAR_ROLE === 'verifier';
+const script = verifier ? (scenario.verifier ?? { repeat: { verdict: { verdict: 'accept', findings: [] } } }) : scenario;
+const counterFile = `${scenarioFile}${verifier ? '.verifier' : ''}.calls`;
 const call = (existsSync(counterFile) ? Number(readFileSync(counterFile, 'utf8')) : 0) + 1;
 writeFileSync(counterFile, String(call));
-const step = scenario.steps?.[call - 1] ?? scenario.repeat ?? {};
+const step = script.steps?.[call - 1] ?? script.repeat ?? {};
 const format = scenario.format ?? 'text';
 const prompt = step.ignoreStdin ? '' : readFileSync(0, 'utf8');
 appendFileSync(
   `${scenarioFile}.log.jsonl`,
-  `${JSON.stringify({ call, argv: process.argv.slice(3), cwd: process.cwd(), env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('STAR_') || k === 'IS_SANDBOX')), promptBytes: Buffer.byteLength(prompt) })}\n`,
+  `${JSON.stringify({ role: verifier ? 'verifier' : 'implementer', call, argv: process.argv.slice(3), cwd: process.cwd(), env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('STAR_') || k === 'IS_SANDBOX')), promptBytes: Buffer.byteLength(prompt) })}\n`,
 );
 
 function git(...args) {
@@ -46,6 +51,9 @@ if (step.flipPasses) {
 if (step.commit) {
   git('add', '-A');
   git('commit', '-q', '--allow-empty', '-m', step.commit.replaceAll('{{call}}', String(call)));
+}
+if (step.verdict !== undefined && process.env.STAR_VERDICT_FILE) {
+  writeFileSync(process.env.STAR_VERDICT_FILE, typeof step.verdict === 'string' ? step.verdict : JSON.stringify(step.verdict));
 }
 if (step.claim !== undefined && process.env.STAR_CLAIM_FILE) {
   writeFileSync(process.env.STAR_CLAIM_FILE, typeof step.claim === 'string' ? step.claim : JSON.stringify(step.claim));

@@ -33,13 +33,25 @@ describe('measureMovement', () => {
 });
 
 describe('decideNextStep', () => {
-  const going: NextStepInput = { aborted: false, remaining: 2, iterationsThisRun: 3, maxIterations: 20, activeMs: 1000, maxTimeMs: 60_000 };
+  const going: NextStepInput = {
+    aborted: false,
+    remaining: 2,
+    iterationsThisRun: 3,
+    verifierRuns: 0,
+    reserve: 0,
+    maxIterations: 20,
+    activeMs: 1000,
+    maxTimeMs: 60_000,
+  };
   it.each<[string, Partial<NextStepInput>, string]>([
     ['work left and budget left → iterate', {}, 'iterate'],
     ['no work left → complete, even on the last iteration', { remaining: 0, iterationsThisRun: 20, aborted: true }, 'complete'],
     ['aborted → stopped', { aborted: true }, 'stopped'],
     ['stalled → stalled', { stalled: '3 in a row' }, 'stalled'],
     ['iterations used up → max-iterations', { iterationsThisRun: 20 }, 'max-iterations'],
+    ['verifier runs count against the budget', { iterationsThisRun: 15, verifierRuns: 5 }, 'max-iterations'],
+    ['one run is kept in reserve to verify a claim', { iterationsThisRun: 19, reserve: 1 }, 'max-iterations'],
+    ['…and with two left, the iteration may start', { iterationsThisRun: 18, reserve: 1 }, 'iterate'],
     ['time used up → max-time', { activeMs: 60_000 }, 'max-time'],
     ['no time limit → iterate', { maxTimeMs: undefined, activeMs: 9e9 }, 'iterate'],
   ])('%s', (_name, change, expected) => {
@@ -61,6 +73,7 @@ describe('decideStall and exit codes', () => {
     ['max-iterations', ExitCode.Budget],
     ['max-time', ExitCode.Budget],
     ['stalled', ExitCode.NeedsHuman],
+    ['regressed', ExitCode.NeedsHuman],
     ['refused', ExitCode.NeedsHuman],
     ['safety', ExitCode.Safety],
     ['stopped', ExitCode.Stopped],

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import type { RunState } from '../state/run-state-schema.js';
+import { buildChangeSet } from '../verify/build-change-set.js';
+import { compareGates, toBaseline } from '../verify/compare-gates.js';
+import { testRemoval } from '../verify/detectors/test-removal.js';
+import type { Finding } from '../verify/finding.js';
+import { runGates } from '../verify/run-gates.js';
+import type { LoopContext } from './loop-context.js';
+
+/**
+ * The gates, once, on the starting commit before iteration 1: which were already red (and how red) is the
+ * baseline every claim is compared with, so old failures neither block the loop nor hide new ones.
+ */
+export async function runBaseline(ctx: LoopContext): Promise<NonNullable<RunState['baseline']>> {
+  const commit = (await ctx.git.head()) ?? '';
+  const results = await runGates(ctx.gates, {
+    root: ctx.options.root,
+    logFile: join(ctx.paths.dir, 'baseline.log'),
+    timeoutMs: ctx.options.gateTimeoutMs,
+    env: ctx.env,
+    signal: ctx.signal,
+  });
+  const gates = results.map(toBaseline);
+  ctx.emit({ type: 'baseline.finished', gates: gates.map(({ name, status, failures }) => ({ name, status, failures })) });
+  return { commit, gates };
+}
+
+/**
+ * Before a PRD run ends as complete: do the stories accepted earlier still hold? The gates must still
+ * stand against the baseline, and no test that existed when a story was accepted may have gone since.
+ */
+export async function recheckAccepted(ctx: LoopContext, state: RunState): Promise<Finding[]> {
+  const head = await ctx.git.head();
+  if (!head) return [];
+  const results = await runGates(ctx.gates, {
+    root: ctx.options.root,
+    logFile: join(ctx.paths.dir, 'recheck.log'),
+    timeoutMs: ctx.options.gateTimeoutMs,
+    env: ctx.env,
+    signal: ctx.signal,
+  });
+  const compared = compareGates(state.baseline?.gates ?? [], results);
+  const findings: Finding[] = [...compared.findings];
+  const exclude = new Set(ctx.prdRelative ? [ctx.prdRelative] : []);
+  for (const accepted of state.accepted) {
+    if (!accepted.commit || accepted.commit === head) continue;
+    const since = await buildChangeSet(ctx.git, accepted.commit, head, '', exclude);
+    for (const f of testRemoval.detect(since)) findings.push({ ...f, detail: `${accepted.story ?? 'task'}: ${f.detail} after it was accepted` });
+  }
+  state.recheck = { gates: compared.rows, findings };
+  return findings;
+}

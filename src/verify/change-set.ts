@@ -1,0 +1,26 @@
+export interface DiffLine {
+  /** Line number in the file after (added) or before (removed) the change. */
+  line: number;
+  text: string;
+}
+
+export interface FileChange {
+  /** Path after the change (the old path for a deletion). */
+  path: string;
+  /** Path before a rename or copy. */
+  oldPath?: string;
+  status: 'A' | 'M' | 'D' | 'R' | 'C' | 'T';
+  added: DiffLine[];
+  removed: DiffLine[];
+  before?: string;
+  after?: string;
+}
+
+/** Everything a cheat detector may look at: the diff from where the claimed work started to HEAD. */
+export interface ChangeSet {
+  base: string;
+  head: string;
+  files: FileChange[];
+  /** What the work was meant to do: the story's title and description, or the task. */
+  intent: string;
+}

@@ -1,0 +1,102 @@
+import type { ChangeSet, DiffLine, FileChange } from '../change-set.js';
+import type { Finding } from '../finding.js';
+import { isSnapshotFile, isTestFile, type Language, languageOf } from '../languages/index.js';
+import { type CheatDetector, finding, newLines, norm } from './cheat-detector.js';
+
+interface Expectation {
+  subject: string;
+  matcher: string;
+  expected: string;
+}
+
+function expectationOf(lang: Language, text: string): Expectation | undefined {
+  for (const pattern of lang.expectation) {
+    const g = pattern.exec(text)?.groups;
+    if (g) return { subject: norm(g.subject ?? ''), matcher: g.matcher ?? '', expected: norm(g.expected ?? '') };
+  }
+  return undefined;
+}
+
+function countAssertions(lang: Language, text: string | undefined): number {
+  return text === undefined ? 0 : (text.match(new RegExp(lang.assertion.source, lang.assertion.flags)) ?? []).length;
+}
+
+/** Tolerances, and which direction is "wider": digits and places shrink, deltas and epsilons grow. */
+const TOLERANCES: Array<{ pattern: RegExp; wider: (before: number, after: number) => boolean }> = [
+  { pattern: /toBeCloseTo\([^,]+,\s*(\d+)/, wider: (b, a) => a < b },
+  { pattern: /\bplaces\s*=\s*(\d+)/, wider: (b, a) => a < b },
+  { pattern: /\b(?:rel|abs|delta|epsilon|eps|tol|tolerance|rtol|atol)\s*[=:]\s*([\d.]+(?:e-?\d+)?)/i, wider: (b, a) => a > b },
+  { pattern: /abs\(.*\)\s*<=?\s*([\d.]+(?:e-?\d+)?)/i, wider: (b, a) => a > b },
+];
+
+function skeleton(text: string): string {
+  return norm(text).replace(/\d+(\.\d+)?(e-?\d+)?/g, '#');
+}
+
+function pairs(file: FileChange, lang: Language): Array<{ removed: DiffLine; added: DiffLine; before: Expectation; after: Expectation }> {
+  const out: Array<{ removed: DiffLine; added: DiffLine; before: Expectation; after: Expectation }> = [];
+  const removed = file.removed.map((l) => ({ l, e: expectationOf(lang, l.text) })).filter((x) => x.e);
+  for (const added of file.added) {
+    const after = expectationOf(lang, added.text);
+    if (!after) continue;
+    const match = removed.find((r) => r.e?.subject === after.subject);
+    if (match?.e) out.push({ removed: match.l, added, before: match.e, after });
+  }
+  return out;
+}
+
+/**
+ * Assertions removed (fewer across the changed test files), made tautological, downgraded to a weaker
+ * matcher, their expected values edited while no code changed, or their tolerances widened.
+ */
+export const weakenedAssertions: CheatDetector = {
+  rule: 'assertion-weakened',
+  summary: 'assertions removed, tautological, weakened, expected values edited to fit, tolerances widened',
+  detect(change: ChangeSet): Finding[] {
+    const findings: Finding[] = [];
+    const codeChanged = change.files.some((f) => languageOf(f.path) && !isTestFile(f.path) && !isSnapshotFile(f.path));
+    let before = 0;
+    let after = 0;
+    let biggestDrop: { file: string; drop: number } | undefined;
+    for (const file of change.files) {
+      const lang = languageOf(file.path) ?? languageOf(file.oldPath ?? '');
+      if (!lang) continue;
+      const wasTest = file.status !== 'A' && isTestFile(file.oldPath ?? file.path);
+      const isTest = file.status !== 'D' && isTestFile(file.path);
+      // A test file deleted or renamed away is the test-removal detector's finding.
+      if (wasTest && !isTest) continue;
+      const b = wasTest ? countAssertions(lang, file.before) : 0;
+      const a = isTest ? countAssertions(lang, file.after) : 0;
+      before += b;
+      after += a;
+      if (b - a > (biggestDrop?.drop ?? 0)) biggestDrop = { file: file.path, drop: b - a };
+      if (!isTest) continue;
+      for (const l of newLines(change, file)) {
+        const tautology = lang.tautologies.find((p) => p.test(l.text));
+        if (tautology) findings.push(finding('tautological-assertion', file.path, l.line, `\`${l.text.trim()}\` cannot fail`));
+      }
+      for (const { added, before: was, after: now } of pairs(file, lang)) {
+        if (!lang.weakMatcher.test(was.matcher) && lang.weakMatcher.test(now.matcher)) {
+          findings.push(finding('assertion-weakened', file.path, added.line, `\`${was.matcher || 'equality'}\` on ${now.subject} became \`${now.matcher || 'a truthiness check'}\``));
+        } else if (!codeChanged && was.matcher === now.matcher && was.expected !== now.expected) {
+          findings.push(finding('expected-value-changed', file.path, added.line, `the expected value of ${now.subject} changed from ${was.expected} to ${now.expected}, and no code changed: the test was bent to fit the code`));
+        }
+      }
+      for (const added of file.added) {
+        for (const { pattern, wider } of TOLERANCES) {
+          const a = pattern.exec(added.text);
+          if (!a) continue;
+          const removed = file.removed.find((r) => skeleton(r.text) === skeleton(added.text));
+          const b = removed && pattern.exec(removed.text);
+          if (b && wider(Number(b[1]), Number(a[1]))) {
+            findings.push(finding('tolerance-widened', file.path, added.line, `tolerance widened from ${b[1]} to ${a[1]}`));
+          }
+        }
+      }
+    }
+    if (after < before && biggestDrop) {
+      findings.push(finding('assertions-removed', biggestDrop.file, undefined, `the changed test files have ${after} assertions, ${before} before`));
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,95 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LoopContext } from '../loop/loop-context.js';
+import type { Story } from '../prd/prd-schema.js';
+import type { GateResult, RunState, Verification } from '../state/run-state-schema.js';
+import { buildChangeSet } from './build-change-set.js';
+import { checkGatePins } from './check-gate-pins.js';
+import { checkHooks } from './check-hooks.js';
+import { compareGates } from './compare-gates.js';
+import { cheatDetectors } from './detectors/index.js';
+import type { Finding } from './finding.js';
+import { runGates } from './run-gates.js';
+import { runVerifier } from './run-verifier.js';
+
+export interface VerifyInput {
+  iteration: number;
+  runDir: string;
+  /** Where the claimed work started (the story's first HEAD, or the run's). */
+  workStart: string;
+  head: string;
+  story?: Story;
+  /** Only a completion claim spends a verifier run; `--verify every` checks other iterations without one. */
+  claimed: boolean;
+  summary?: string;
+  /** Task mode: unticked plan items, a finding of their own. */
+  extraFindings: Finding[];
+}
+
+export interface VerifyOutcome {
+  verification: Verification;
+  gates: GateResult[];
+  /** Every gate ran (a stop during verification leaves the claim unverified). */
+  complete: boolean;
+}
+
+/**
+ * Verification, cheapest first: the gates against their baseline; then the deterministic checks (gate pins,
+ * cheat detectors, the repository's own hooks); then — only for a claim that passed all of those — the
+ * adversarial verifier agent, the one step that spends tokens.
+ */
+export async function verifyWork(ctx: LoopContext, state: RunState, input: VerifyInput): Promise<VerifyOutcome> {
+  const { options, git, emit } = ctx;
+  const gates = await runGates(ctx.gates, {
+    root: options.root,
+    logFile: join(input.runDir, 'gates.log'),
+    timeoutMs: options.gateTimeoutMs,
+    env: ctx.env,
+    signal: ctx.signal,
+    onResult: ({ tail: _tail, ...result }) => emit({ type: 'gate.finished', iteration: input.iteration, result }),
+  });
+  const complete = gates.length === ctx.gates.length && !ctx.signal.aborted;
+  const compared = compareGates(state.baseline?.gates ?? [], gates);
+  const findings: Finding[] = [...compared.findings, ...input.extraFindings];
+
+  const intent = input.story ? `${input.story.title}\n${input.story.description ?? ''}` : (options.task ?? '');
+  const exclude = new Set(ctx.prdRelative ? [ctx.prdRelative] : []);
+  const work = await buildChangeSet(git, input.workStart, input.head, intent, exclude);
+  for (const detector of cheatDetectors) findings.push(...detector.detect(work));
+  const runStart = state.baseline?.commit ?? input.workStart;
+  const sinceRunStart = runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude);
+  findings.push(...checkGatePins(sinceRunStart));
+  if (complete) {
+    findings.push(
+      ...(await checkHooks({
+        git,
+        root: options.root,
+        base: input.workStart,
+        head: input.head,
+        logFile: join(input.runDir, 'hooks.log'),
+        timeoutMs: options.gateTimeoutMs,
+        env: ctx.env,
+        signal: ctx.signal,
+      })),
+    );
+  }
+
+  const verification: Verification = { base: input.workStart, head: input.head, gates: compared.rows, findings };
+  if (complete && input.claimed && findings.length === 0 && !ctx.signal.aborted) {
+    state.verifierRuns += 1;
+    emit({ type: 'verifier.started', iteration: input.iteration, agent: options.verifierAgent });
+    verification.verifier = await runVerifier(ctx, {
+      iteration: input.iteration,
+      runDir: input.runDir,
+      base: input.workStart,
+      head: input.head,
+      story: input.story,
+      task: options.task,
+      summary: input.summary,
+    });
+    findings.push(...(verification.verifier.verdict === 'accept' ? [] : verification.verifier.findings));
+    emit({ type: 'verifier.finished', iteration: input.iteration, verdict: verification.verifier.verdict, error: verification.verifier.error });
+  }
+  await writeFile(join(input.runDir, 'verify.json'), `${JSON.stringify(verification, null, 2)}\n`, 'utf8');
+  return { verification, gates, complete };
+}
