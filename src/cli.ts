@@ -30,9 +30,14 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .addOption(new Option('--on-stall <action>', 'what a stall does (default pause)').choices(['pause', 'stop', 'continue']))
     .option('--iteration-timeout <duration>', 'end an agent process (and its children) after this long (default 30m)')
     .option('--gate-timeout <duration>', 'end a gate command after this long (default 15m)')
-    .addOption(new Option('--verify <mode>', 'claims (default): verify completion claims; every: check every iteration; off: trust the agent').choices(['claims', 'every', 'off']))
-    .option('--verifier-agent <name>', 'the adversarial verifier agent (default: the implementer\'s)')
-    .option('--verifier-model <id>', 'the verifier\'s model (default: the implementer\'s)')
+    .addOption(
+      new Option(
+        '--verify <mode>',
+        'claims (default): verify completion claims; every: check every iteration; off: trust the agent',
+      ).choices(['claims', 'every', 'off']),
+    )
+    .option('--verifier-agent <name>', "the adversarial verifier agent (default: the implementer's)")
+    .option('--verifier-model <id>', "the verifier's model (default: the implementer's)")
     .option('--json', 'one JSON event per line on stdout instead of human output')
     .addHelpText('after', EXIT_CODES)
     .action(async (task: string[], flags: Record<string, unknown>) => {

@@ -124,6 +124,9 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
   };
   emit({ type: 'run.started', runId: state.runId, continued, plan });
   for (const note of agentNotes) emit({ type: 'warning', message: note });
+  if (options.verify === 'off') {
+    emit({ type: 'warning', message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone" });
+  }
   try {
     await runLoop(ctx, state);
   } catch (error) {
@@ -139,7 +142,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
   }
 
   const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
-  const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+  const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024, verify: options.verify });
   await writeReport(paths, report);
   emit({
     type: 'run.finished',

@@ -150,7 +150,10 @@ export class Git {
 
   /** Whether `ancestor` is reachable from `rev` (simple-git hides exit codes, so compare the merge base). */
   async isAncestor(ancestor: string, rev: string): Promise<boolean> {
-    const [a, base] = await Promise.all([this.tryRaw(['rev-parse', '--verify', '--quiet', `${ancestor}^{commit}`]), this.tryRaw(['merge-base', ancestor, rev])]);
+    const [a, base] = await Promise.all([
+      this.tryRaw(['rev-parse', '--verify', '--quiet', `${ancestor}^{commit}`]),
+      this.tryRaw(['merge-base', ancestor, rev]),
+    ]);
     return a !== undefined && a === base;
   }
 

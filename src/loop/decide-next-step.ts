@@ -27,7 +27,8 @@ export function decideNextStep(input: NextStepInput): NextStep {
   if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };
   const used = input.iterationsThisRun + input.verifierRuns;
   if (used + 1 + input.reserve > input.maxIterations) {
-    const kept = input.reserve > 0 && used < input.maxIterations ? ` (${input.maxIterations - used} left, kept in reserve to verify a claim)` : '';
+    const kept =
+      input.reserve > 0 && used < input.maxIterations ? ` (${input.maxIterations - used} left, kept in reserve to verify a claim)` : '';
     return { kind: 'stop', reason: 'max-iterations', detail: `reached --max-iterations ${input.maxIterations} with work remaining${kept}` };
   }
   if (input.maxTimeMs !== undefined && input.activeMs >= input.maxTimeMs) {

@@ -45,7 +45,8 @@ export async function recheckAccepted(ctx: LoopContext, state: RunState): Promis
   for (const accepted of state.accepted) {
     if (!accepted.commit || accepted.commit === head) continue;
     const since = await buildChangeSet(ctx.git, accepted.commit, head, '', exclude);
-    for (const f of testRemoval.detect(since)) findings.push({ ...f, detail: `${accepted.story ?? 'task'}: ${f.detail} after it was accepted` });
+    for (const f of testRemoval.detect(since))
+      findings.push({ ...f, detail: `${accepted.story ?? 'task'}: ${f.detail} after it was accepted` });
   }
   state.recheck = { gates: compared.rows, findings };
   return findings;

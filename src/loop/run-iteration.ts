@@ -169,7 +169,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   const head = await git.head();
   if (collected.claim && options.verify === 'off') {
     verdict = 'accepted';
-    claimNotes.push('--verify off: accepted on the agent\'s word alone, unverified');
+    claimNotes.push("--verify off: accepted on the agent's word alone, unverified");
   } else if ((collected.claim || options.verify === 'every') && head && workStart) {
     const outcome = await verifyWork(ctx, state, {
       iteration: n,

@@ -63,7 +63,10 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     if (step.kind === 'stop' && step.reason === 'complete' && options.prdFile && state.iterationsThisRun > 0 && options.verify !== 'off') {
       const regressions = await recheckAccepted(ctx, state);
       if (regressions.length > 0) {
-        Object.assign(step, { reason: 'regressed', detail: `stories accepted earlier no longer hold: ${regressions.map((f) => f.detail).join('; ')}` });
+        Object.assign(step, {
+          reason: 'regressed',
+          detail: `stories accepted earlier no longer hold: ${regressions.map((f) => f.detail).join('; ')}`,
+        });
       }
     }
     if (step.kind === 'stop') {

@@ -30,6 +30,7 @@ export interface Plan {
     iterationTimeoutMs: number;
     gateTimeoutMs: number;
   };
+  verify: { mode: string; verifier: string };
   /** Biggest first. */
   risks: string[];
 }
@@ -49,6 +50,7 @@ export function buildPlan(input: PlanInput): Plan {
   if (gates.length === 0) {
     risks.push('no quality gates found: claims can only be checked by inspection — add a test script, or `gates` in star.config.json');
   }
+  if (options.verify === 'off') risks.unshift("verification is off (--verify off): claims will be accepted on the agent's word alone");
   if (!agent.found) risks.push(`agent "${agent.name}": \`${agent.command}\` was not found on PATH, so iteration 1 will fail`);
   let stories: Plan['stories'];
   if (prd) {
@@ -101,6 +103,7 @@ export function buildPlan(input: PlanInput): Plan {
       iterationTimeoutMs: options.iterationTimeoutMs,
       gateTimeoutMs: options.gateTimeoutMs,
     },
+    verify: { mode: options.verify, verifier: `${options.verifierAgent}${options.verifierModel ? ` (${options.verifierModel})` : ''}` },
     risks,
   };
 }

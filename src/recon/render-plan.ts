@@ -30,6 +30,11 @@ export function renderPlan(plan: Plan): string {
   out.push(
     `Limits: at most ${limits.maxIterations} iterations${limits.maxTimeMs ? `, ${formatDuration(limits.maxTimeMs)} wall clock` : ''}; ${limits.onStall} after ${limits.stallAfter} iterations without movement; agent timeout ${formatDuration(limits.iterationTimeoutMs)}, gate timeout ${formatDuration(limits.gateTimeoutMs)}`,
   );
+  out.push(
+    plan.verify.mode === 'off'
+      ? "Verification: OFF — claims are accepted on the agent's word"
+      : `Verification (${plan.verify.mode}): gates against a baseline taken before iteration 1, checks for faked success, then the adversarial verifier ${plan.verify.verifier}; one run kept in reserve for it`,
+  );
   out.push(`Biggest risk: ${plan.risks[0] ?? 'none visible'}`);
   for (const risk of plan.risks.slice(1)) out.push(`Also: ${risk}`);
   return out.join('\n');

@@ -1,5 +1,6 @@
 import type { Plan } from '../recon/plan.js';
-import type { RunState } from '../state/run-state-schema.js';
+import type { GateComparison, RunState } from '../state/run-state-schema.js';
+import type { Finding } from '../verify/finding.js';
 
 export const REPORT_SCHEMA = 'star-loop/report@1';
 
@@ -38,10 +39,27 @@ export interface Report {
     agentError?: string;
     notes: string[];
   }>;
+  /** How claims were verified (`off` means they were taken on the agent's word). */
+  verify: string;
+  /** Gates before iteration 1. */
+  baseline?: RunState['baseline'];
+  /** One entry per verified claim (and, with --verify every, per checked iteration). */
+  claims: Array<{
+    iteration: number;
+    story?: string;
+    verdict: 'accepted' | 'rejected' | 'no-claim';
+    base: string;
+    head: string;
+    gates: GateComparison[];
+    findings: Finding[];
+    verifier?: { agent: string; verdict: 'accept' | 'reject'; error?: string; findings: Finding[] };
+  }>;
+  /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
+  recheck?: RunState['recheck'];
   runner: { peakRssBytes: number };
 }
 
-export function buildReport(input: { state: RunState; plan: Plan; remaining: string[]; peakRssBytes: number }): Report {
+export function buildReport(input: { state: RunState; plan: Plan; remaining: string[]; peakRssBytes: number; verify: string }): Report {
   const { state, plan } = input;
   const costs = state.records.map((r) => r.agent.costUsd).filter((c): c is number => c !== undefined);
   return {
@@ -80,6 +98,26 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
       agentError: r.agent.error,
       notes: r.claimNotes,
     })),
+    verify: input.verify,
+    baseline: state.baseline,
+    claims: state.records
+      .filter((r) => r.verification)
+      .map((r) => ({
+        iteration: r.n,
+        story: r.claim?.stories.join(', ') || r.story,
+        verdict: r.verdict,
+        base: r.verification?.base ?? '',
+        head: r.verification?.head ?? '',
+        gates: r.verification?.gates ?? [],
+        findings: r.verification?.findings ?? [],
+        verifier: r.verification?.verifier && {
+          agent: r.verification.verifier.agent,
+          verdict: r.verification.verifier.verdict,
+          error: r.verification.verifier.error,
+          findings: r.verification.verifier.findings,
+        },
+      })),
+    recheck: state.recheck,
     runner: { peakRssBytes: input.peakRssBytes },
   };
 }

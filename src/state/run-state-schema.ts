@@ -2,7 +2,17 @@ import { z } from 'zod';
 
 export const STATE_SCHEMA_VERSION = 1;
 
-export const stopReasons = ['complete', 'max-iterations', 'max-time', 'stalled', 'regressed', 'refused', 'safety', 'stopped', 'error'] as const;
+export const stopReasons = [
+  'complete',
+  'max-iterations',
+  'max-time',
+  'stalled',
+  'regressed',
+  'refused',
+  'safety',
+  'stopped',
+  'error',
+] as const;
 export type StopReason = (typeof stopReasons)[number];
 
 export const findingSchema = z.object({

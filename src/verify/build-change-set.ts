@@ -9,7 +9,13 @@ const MAX_FILE_BYTES = 1024 * 1024;
  * the before/after text of each changed file (skipping files over 1 MB). `exclude` drops star-loop's own
  * bookkeeping (e.g. prd.json, whose `passes` star-loop itself writes).
  */
-export async function buildChangeSet(git: Git, base: string, head: string, intent: string, exclude: ReadonlySet<string>): Promise<ChangeSet> {
+export async function buildChangeSet(
+  git: Git,
+  base: string,
+  head: string,
+  intent: string,
+  exclude: ReadonlySet<string>,
+): Promise<ChangeSet> {
   const [statuses, diff] = await Promise.all([git.changedFiles(base, head), git.unifiedDiff(base, head)]);
   const hunks = new Map(parseUnifiedDiff(diff).map((h) => [h.path, h]));
   const files: FileChange[] = [];

@@ -8,7 +8,12 @@ const isRed = (s: GateResult['status']) => s !== 'pass';
 const rank = (s: GateResult['status']) => (s === 'pass' ? 0 : s === 'fail' ? 1 : 2);
 
 export function toBaseline(result: GateResult): GateBaseline {
-  return { name: result.name, command: result.command, status: result.status, failures: result.status === 'pass' ? 0 : countFailures(result.tail) };
+  return {
+    name: result.name,
+    command: result.command,
+    status: result.status,
+    failures: result.status === 'pass' ? 0 : countFailures(result.tail),
+  };
 }
 
 /**
@@ -16,7 +21,10 @@ export function toBaseline(result: GateResult): GateBaseline {
  * so does a baseline-red gate that got worse (more failing tests where the runner's summary can be read,
  * or no longer running at all). A gate red then and no worse now is reported, not held against the claim.
  */
-export function compareGates(baseline: readonly GateBaseline[], now: readonly GateResult[]): { rows: GateComparison[]; findings: Finding[] } {
+export function compareGates(
+  baseline: readonly GateBaseline[],
+  now: readonly GateResult[],
+): { rows: GateComparison[]; findings: Finding[] } {
   const rows: GateComparison[] = [];
   const findings: Finding[] = [];
   for (const result of now) {
@@ -36,14 +44,23 @@ export function compareGates(baseline: readonly GateBaseline[], now: readonly Ga
     const exit = result.exitCode !== undefined ? ` with exit code ${result.exitCode}` : '';
     if (!before || !isRed(before.status)) {
       if (isRed(result.status)) {
-        fail(`gate-${result.status === 'fail' ? 'failed' : result.status}`, `gate "${result.name}" (\`${result.command}\`) ${RED_TEXT[result.status]}${exit}${before ? '; it passed before iteration 1' : ''}`);
+        fail(
+          `gate-${result.status === 'fail' ? 'failed' : result.status}`,
+          `gate "${result.name}" (\`${result.command}\`) ${RED_TEXT[result.status]}${exit}${before ? '; it passed before iteration 1' : ''}`,
+        );
       }
     } else if (!isRed(result.status)) {
       row.outcome = 'fixed';
     } else if (rank(result.status) > rank(before.status)) {
-      fail(`gate-${result.status}`, `gate "${result.name}" (\`${result.command}\`) ${RED_TEXT[result.status]}${exit}; before iteration 1 it only ${RED_TEXT[before.status]}`);
+      fail(
+        `gate-${result.status}`,
+        `gate "${result.name}" (\`${result.command}\`) ${RED_TEXT[result.status]}${exit}; before iteration 1 it only ${RED_TEXT[before.status]}`,
+      );
     } else if (failures !== undefined && before.failures !== undefined && failures > before.failures) {
-      fail('gate-worse', `gate "${result.name}" (\`${result.command}\`) has ${failures} failing tests; ${before.failures} failed before iteration 1`);
+      fail(
+        'gate-worse',
+        `gate "${result.name}" (\`${result.command}\`) has ${failures} failing tests; ${before.failures} failed before iteration 1`,
+      );
     } else {
       row.outcome = 'still-red';
     }

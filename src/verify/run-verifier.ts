@@ -24,7 +24,12 @@ export function readVerdict(text: string | undefined, agent: string, durationMs:
   const reject = (error: string): Omit<VerifierRecord, 'costUsd'> => ({
     agent,
     verdict: 'reject',
-    findings: [{ rule: 'verifier-no-verdict', detail: `the verifier gave no usable verdict (${error}): a claim nobody could confirm is not accepted` }],
+    findings: [
+      {
+        rule: 'verifier-no-verdict',
+        detail: `the verifier gave no usable verdict (${error}): a claim nobody could confirm is not accepted`,
+      },
+    ],
     error,
     durationMs,
   });
@@ -67,7 +72,10 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
     base: input.base.slice(0, 12),
     head: input.head.slice(0, 12),
     commits: (await git.commitsBetween(input.base, input.head)).map((c) => `- ${c}`).join('\n') || '(no commits)',
-    gates: ctx.gates.length > 0 ? ctx.gates.map((g) => `   - ${g.name}: \`${g.command}\``).join('\n') : '   (no gates were found: inspect by reading and running the code)',
+    gates:
+      ctx.gates.length > 0
+        ? ctx.gates.map((g) => `   - ${g.name}: \`${g.command}\``).join('\n')
+        : '   (no gates were found: inspect by reading and running the code)',
     verdictFile: '.star/verdict.json',
   });
   await writeFile(join(input.runDir, 'verifier-prompt.md'), prompt, 'utf8');
@@ -111,10 +119,14 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
   }
   // The verifier only reads. Anything it changed is kept (committed), and the claim is not accepted on it.
   const changedHead = (await git.head()) !== input.head;
-  if ((await git.workingChanges()).length > 0) await git.commitAll(`star-loop: iteration ${input.iteration} (changes the verifier made, kept for review)`);
+  if ((await git.workingChanges()).length > 0)
+    await git.commitAll(`star-loop: iteration ${input.iteration} (changes the verifier made, kept for review)`);
   if (changedHead || (await git.head()) !== input.head) {
     record.verdict = 'reject';
-    record.findings.push({ rule: 'verifier-modified-repo', detail: 'the verifier changed the repository instead of only reading it; its changes are kept in a commit for review' });
+    record.findings.push({
+      rule: 'verifier-modified-repo',
+      detail: 'the verifier changed the repository instead of only reading it; its changes are kept in a commit for review',
+    });
   }
   return record;
 }

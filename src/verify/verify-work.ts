@@ -88,7 +88,12 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
       summary: input.summary,
     });
     findings.push(...(verification.verifier.verdict === 'accept' ? [] : verification.verifier.findings));
-    emit({ type: 'verifier.finished', iteration: input.iteration, verdict: verification.verifier.verdict, error: verification.verifier.error });
+    emit({
+      type: 'verifier.finished',
+      iteration: input.iteration,
+      verdict: verification.verifier.verdict,
+      error: verification.verifier.error,
+    });
   }
   await writeFile(join(input.runDir, 'verify.json'), `${JSON.stringify(verification, null, 2)}\n`, 'utf8');
   return { verification, gates, complete };

@@ -10,7 +10,7 @@
 // As the verifier (STAR_ROLE=verifier) it follows `scenario.verifier` (steps/repeat; `verdict` is written to
 // STAR_VERDICT_FILE as given) and by default accepts.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const scenarioFile = process.argv[2];
@@ -43,6 +43,10 @@ for (const [file, text] of Object.entries(step.write ?? {})) {
 }
 for (const [file, text] of Object.entries(step.append ?? {})) appendFileSync(file, text.replaceAll('{{call}}', String(call)));
 for (const file of step.delete ?? []) rmSync(file, { force: true });
+for (const [from, to] of Object.entries(step.rename ?? {})) {
+  mkdirSync(dirname(to), { recursive: true });
+  renameSync(from, to);
+}
 if (step.flipPasses) {
   const prd = JSON.parse(readFileSync('prd.json', 'utf8'));
   for (const story of prd.userStories) if (step.flipPasses.includes(story.id)) story.passes = true;
@@ -50,7 +54,7 @@ if (step.flipPasses) {
 }
 if (step.commit) {
   git('add', '-A');
-  git('commit', '-q', '--allow-empty', '-m', step.commit.replaceAll('{{call}}', String(call)));
+  git('commit', '-q', '--allow-empty', ...(step.noVerify ? ['--no-verify'] : []), '-m', step.commit.replaceAll('{{call}}', String(call)));
 }
 if (step.verdict !== undefined && process.env.STAR_VERDICT_FILE) {
   writeFileSync(process.env.STAR_VERDICT_FILE, typeof step.verdict === 'string' ? step.verdict : JSON.stringify(step.verdict));

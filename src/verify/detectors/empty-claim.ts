@@ -7,6 +7,8 @@ export const emptyClaim: CheatDetector = {
   rule: 'empty-claim',
   summary: 'nothing changed since the work started',
   detect(change: ChangeSet): Finding[] {
-    return change.files.length === 0 ? [{ rule: 'empty-claim', detail: `no file changed between ${change.base.slice(0, 10)} and HEAD: there is nothing to accept` }] : [];
+    return change.files.length === 0
+      ? [{ rule: 'empty-claim', detail: `no file changed between ${change.base.slice(0, 10)} and HEAD: there is nothing to accept` }]
+      : [];
   },
 };

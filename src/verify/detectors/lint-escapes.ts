@@ -10,8 +10,11 @@ export const lintEscapes: CheatDetector = {
     const findings: Finding[] = [];
     for (const { file, lang } of change.files.map(withLanguage).filter((x) => x !== undefined)) {
       for (const l of newLines(change, file)) {
-        const escape = lang.escapes.map((p) => p.exec(l.text)?.[0]).find(Boolean);
-        if (escape) findings.push(finding('lint-escape-added', file.path, l.line, `added \`${escape.trim()}\`: silencing a check is not passing it`));
+        const silenced = lang.escapes.map((p) => p.exec(l.text)?.[0]).find(Boolean);
+        if (silenced)
+          findings.push(
+            finding('lint-escape-added', file.path, l.line, `added \`${silenced.trim()}\`: silencing a check is not passing it`),
+          );
       }
     }
     return findings;

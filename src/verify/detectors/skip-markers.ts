@@ -12,7 +12,10 @@ export const skipMarkers: CheatDetector = {
       for (const l of newLines(change, file)) {
         if (lang.comment.test(l.text)) continue;
         const marker = lang.skipMarkers.map((p) => p.exec(l.text)?.[0]).find(Boolean);
-        if (marker) findings.push(finding('skip-marker-added', file.path, l.line, `added \`${marker.trim()}\`: a test that does not run cannot fail`));
+        if (marker)
+          findings.push(
+            finding('skip-marker-added', file.path, l.line, `added \`${marker.trim()}\`: a test that does not run cannot fail`),
+          );
       }
     }
     return findings;

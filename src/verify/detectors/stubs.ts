@@ -51,7 +51,8 @@ function expectedLiterals(change: ChangeSet): Set<string> {
     for (const l of file.added) {
       for (const pattern of lang.expectation) {
         const expected = pattern.exec(l.text)?.groups?.expected?.trim();
-        if (expected && /^(-?\d+(\.\d+)?|'[^']+'|"[^"]+"|`[^`$]+`)$/.test(expected) && !TRIVIAL.has(expected)) out.add(expected.replace(/^[`"]|[`"]$/g, "'"));
+        if (expected && /^(-?\d+(\.\d+)?|'[^']+'|"[^"]+"|`[^`$]+`)$/.test(expected) && !TRIVIAL.has(expected))
+          out.add(expected.replace(/^[`"]|[`"]$/g, "'"));
       }
     }
   }
@@ -82,12 +83,31 @@ export const stubs: CheatDetector = {
         if (body.statements.length === 0 || body.statements.every((s) => /^(pass|\.\.\.)$/.test(s))) {
           findings.push(finding('empty-function', file.path, body.header, `${body.name || 'a function'}() has an empty body`));
         } else if (placeholders && body.comments.some((c) => TODO.test(c))) {
-          findings.push(finding('placeholder-body', file.path, body.header, `${body.name}() holds only a TODO and a placeholder: ${body.statements.join(' ')}`));
+          findings.push(
+            finding(
+              'placeholder-body',
+              file.path,
+              body.header,
+              `${body.name}() holds only a TODO and a placeholder: ${body.statements.join(' ')}`,
+            ),
+          );
         } else if (body.params && body.statements.length > 0) {
           const returns = body.statements.filter((s) => /^return\b/.test(s));
-          const literal = (s: string) => s.replace(/^return\s+/, '').replace(/;$/, '').trim().replace(/^[`"]|[`"]$/g, "'");
+          const literal = (s: string) =>
+            s
+              .replace(/^return\s+/, '')
+              .replace(/;$/, '')
+              .trim()
+              .replace(/^[`"]|[`"]$/g, "'");
           if (returns.length > 0 && returns.length === body.statements.length && returns.every((s) => expected.has(literal(s)))) {
-            findings.push(finding('hardcoded-expected-value', file.path, body.header, `${body.name}() returns ${literal(returns[0] ?? '')}, exactly what the new test expects, whatever its arguments`));
+            findings.push(
+              finding(
+                'hardcoded-expected-value',
+                file.path,
+                body.header,
+                `${body.name}() returns ${literal(returns[0] ?? '')}, exactly what the new test expects, whatever its arguments`,
+              ),
+            );
           }
         }
       }

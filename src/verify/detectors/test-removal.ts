@@ -51,7 +51,15 @@ export const testRemoval: CheatDetector = {
     for (const c of before) {
       const left = remaining.get(c.name) ?? 0;
       if (left > 0) remaining.set(c.name, left - 1);
-      else findings.push(finding('test-case-removed', c.file, c.line, `test case "${c.name}" was removed (${before.length} cases before, ${after.length} after in the changed test files)`));
+      else
+        findings.push(
+          finding(
+            'test-case-removed',
+            c.file,
+            c.line,
+            `test case "${c.name}" was removed (${before.length} cases before, ${after.length} after in the changed test files)`,
+          ),
+        );
     }
     return findings;
   },

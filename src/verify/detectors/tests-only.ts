@@ -12,6 +12,13 @@ export const testsOnly: CheatDetector = {
   detect(change: ChangeSet): Finding[] {
     if (change.files.length === 0 || ABOUT_TESTS.test(change.intent)) return [];
     if (!change.files.every((f) => isTestFile(f.path) || isSnapshotFile(f.path))) return [];
-    return [finding('implemented-in-tests-only', change.files[0]?.path ?? '', undefined, 'only test files changed: the feature is not in the source')];
+    return [
+      finding(
+        'implemented-in-tests-only',
+        change.files[0]?.path ?? '',
+        undefined,
+        'only test files changed: the feature is not in the source',
+      ),
+    ];
   },
 };

@@ -17,8 +17,34 @@ function expectationOf(lang: Language, text: string): Expectation | undefined {
   return undefined;
 }
 
-function countAssertions(lang: Language, text: string | undefined): number {
-  return text === undefined ? 0 : (text.match(new RegExp(lang.assertion.source, lang.assertion.flags)) ?? []).length;
+function countAssertions(lang: Language, text: string): number {
+  return (text.match(new RegExp(lang.assertion.source, lang.assertion.flags)) ?? []).length;
+}
+
+/** Assertions per named test case: the lines from one case's declaration to the next. */
+function assertionsByCase(
+  lang: Language,
+  path: string,
+  text: string | undefined,
+  into: Map<string, { count: number; file: string; line: number }>,
+): void {
+  if (text === undefined) return;
+  const lines = text.split('\n');
+  let current: { name: string; line: number; body: string[] } | undefined;
+  const flush = () => {
+    if (!current) return;
+    const seen = into.get(current.name);
+    into.set(current.name, { count: (seen?.count ?? 0) + countAssertions(lang, current.body.join('\n')), file: path, line: current.line });
+  };
+  lines.forEach((line, i) => {
+    const m = lang.testCase.map((p) => p.exec(line)).find(Boolean);
+    const name = m?.[m.length - 1];
+    if (m && name) {
+      flush();
+      current = { name, line: i + 1, body: [line] };
+    } else current?.body.push(line);
+  });
+  flush();
 }
 
 /** Tolerances, and which direction is "wider": digits and places shrink, deltas and epsilons grow. */
@@ -46,7 +72,7 @@ function pairs(file: FileChange, lang: Language): Array<{ removed: DiffLine; add
 }
 
 /**
- * Assertions removed (fewer across the changed test files), made tautological, downgraded to a weaker
+ * Assertions removed (fewer in a test case than before), made tautological, downgraded to a weaker
  * matcher, their expected values edited while no code changed, or their tolerances widened.
  */
 export const weakenedAssertions: CheatDetector = {
@@ -55,9 +81,8 @@ export const weakenedAssertions: CheatDetector = {
   detect(change: ChangeSet): Finding[] {
     const findings: Finding[] = [];
     const codeChanged = change.files.some((f) => languageOf(f.path) && !isTestFile(f.path) && !isSnapshotFile(f.path));
-    let before = 0;
-    let after = 0;
-    let biggestDrop: { file: string; drop: number } | undefined;
+    const before = new Map<string, { count: number; file: string; line: number }>();
+    const after = new Map<string, { count: number; file: string; line: number }>();
     for (const file of change.files) {
       const lang = languageOf(file.path) ?? languageOf(file.oldPath ?? '');
       if (!lang) continue;
@@ -65,11 +90,8 @@ export const weakenedAssertions: CheatDetector = {
       const isTest = file.status !== 'D' && isTestFile(file.path);
       // A test file deleted or renamed away is the test-removal detector's finding.
       if (wasTest && !isTest) continue;
-      const b = wasTest ? countAssertions(lang, file.before) : 0;
-      const a = isTest ? countAssertions(lang, file.after) : 0;
-      before += b;
-      after += a;
-      if (b - a > (biggestDrop?.drop ?? 0)) biggestDrop = { file: file.path, drop: b - a };
+      if (wasTest) assertionsByCase(lang, file.oldPath ?? file.path, file.before, before);
+      if (isTest) assertionsByCase(lang, file.path, file.after, after);
       if (!isTest) continue;
       for (const l of newLines(change, file)) {
         const tautology = lang.tautologies.find((p) => p.test(l.text));
@@ -77,9 +99,23 @@ export const weakenedAssertions: CheatDetector = {
       }
       for (const { added, before: was, after: now } of pairs(file, lang)) {
         if (!lang.weakMatcher.test(was.matcher) && lang.weakMatcher.test(now.matcher)) {
-          findings.push(finding('assertion-weakened', file.path, added.line, `\`${was.matcher || 'equality'}\` on ${now.subject} became \`${now.matcher || 'a truthiness check'}\``));
+          findings.push(
+            finding(
+              'assertion-weakened',
+              file.path,
+              added.line,
+              `\`${was.matcher || 'equality'}\` on ${now.subject} became \`${now.matcher || 'a truthiness check'}\``,
+            ),
+          );
         } else if (!codeChanged && was.matcher === now.matcher && was.expected !== now.expected) {
-          findings.push(finding('expected-value-changed', file.path, added.line, `the expected value of ${now.subject} changed from ${was.expected} to ${now.expected}, and no code changed: the test was bent to fit the code`));
+          findings.push(
+            finding(
+              'expected-value-changed',
+              file.path,
+              added.line,
+              `the expected value of ${now.subject} changed from ${was.expected} to ${now.expected}, and no code changed: the test was bent to fit the code`,
+            ),
+          );
         }
       }
       for (const added of file.added) {
@@ -94,8 +130,15 @@ export const weakenedAssertions: CheatDetector = {
         }
       }
     }
-    if (after < before && biggestDrop) {
-      findings.push(finding('assertions-removed', biggestDrop.file, undefined, `the changed test files have ${after} assertions, ${before} before`));
+    // Per test case, by name, so tests moved between files keep their assertions; a case that is gone
+    // altogether is the test-removal detector's finding.
+    for (const [name, was] of before) {
+      const now = after.get(name);
+      if (now && now.count < was.count) {
+        findings.push(
+          finding('assertions-removed', now.file, now.line, `test "${name}" has ${now.count} assertion(s), ${was.count} before`),
+        );
+      }
     }
     return findings;
   },

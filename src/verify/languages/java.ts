@@ -6,7 +6,7 @@ export const java: Language = {
   testFile: /(^|\/)src\/test\/|Test\.(java|kt)$|Tests\.(java|kt)$/,
   testCase: [/@(?:Test|ParameterizedTest)\b/],
   assertion: /\bassert\w*\s*\(|\bassertThat\s*\(|\bverify\s*\(/g,
-  expectation: [/\b(?<matcher>assertEquals|assertSame)\(\s*(?<expected>[^,]+?)\s*,\s*(?<subject>.+?)\s*\)\s*;?\s*$/],
+  expectation: [/\b(?<matcher>assertEquals|assertSame)\(\s*(?<expected>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<subject>.+?)\s*\)\s*;?\s*$/],
   weakMatcher: /^(assertNotNull|assertTrue)$/,
   skipMarkers: [/@Disabled\b/, /@Ignore\b/, /\bAssumptions\.assume\w*\s*\(/],
   tautologies: [/\bassertTrue\s*\(\s*true\s*\)/, /\bassertEquals\s*\(\s*([\w.]+)\s*,\s*\1\s*\)/],

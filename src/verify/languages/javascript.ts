@@ -8,7 +8,8 @@ export const javascript: Language = {
   assertion: /\bexpect\s*\(|\bassert(?:\.\w+)?\s*\(|\bt\.(?:is|deepEqual|true|false|throws|equal)\s*\(/g,
   expectation: [
     /\bexpect\((?<subject>.+?)\)\.(?<matcher>(?:not\.)?\w+)\((?<expected>.*)\)\s*;?\s*\)?\s*;?\s*$/,
-    /\bassert\.(?<matcher>equal|strictEqual|deepEqual|deepStrictEqual)\(\s*(?<subject>[^,]+?)\s*,\s*(?<expected>.+?)\s*\)\s*;?\s*\)?\s*;?\s*$/,
+    /\bassert\.(?<matcher>ok)\(\s*(?<subject>(?:[^()]|\([^()]*\))+?)\s*\)\s*;?\s*\)?\s*;?\s*$(?<expected>)/,
+    /\bassert\.(?<matcher>equal|strictEqual|deepEqual|deepStrictEqual)\(\s*(?<subject>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<expected>.+?)\s*\)\s*;?\s*\)?\s*;?\s*$/,
   ],
   weakMatcher: /^(toBeDefined|toBeTruthy|not\.toBeNull|not\.toBeUndefined|not\.toBeFalsy|toBeInstanceOf|toHaveProperty|toBeTypeOf|ok)$/,
   skipMarkers: [
@@ -22,9 +23,18 @@ export const javascript: Language = {
     /\bassert(?:\.ok)?\s*\(\s*true\s*\)/,
     /\bassert\.(?:equal|strictEqual|deepEqual)\s*\(\s*([\w.]+)\s*,\s*\1\s*\)/,
   ],
-  escapes: [/eslint-disable/, /@ts-ignore/, /@ts-expect-error/, /@ts-nocheck/, /biome-ignore/, /prettier-ignore/, /istanbul ignore|c8 ignore|v8 ignore/],
+  escapes: [
+    /eslint-disable/,
+    /@ts-ignore/,
+    /@ts-expect-error/,
+    /@ts-nocheck/,
+    /biome-ignore/,
+    /prettier-ignore/,
+    /istanbul ignore|c8 ignore|v8 ignore/,
+  ],
   notImplemented: [/throw\s+new\s+\w*Error\s*\(\s*(['"`])[^'"`]*(not\s+(yet\s+)?implemented|todo|unimplemented|stub)[^'"`]*\1/i],
   placeholderStatement: /^\s*(return(\s+(null|undefined|0|false|true|''|""|\[\]|\{\}))?\s*;?|\/\/.*)\s*$/,
-  functionHeader: /(?:function\s+\w+\s*|\b\w+\s*=\s*(?:async\s*)?|^\s*(?:async\s+)?\w+\s*)\(([^)]*)\)\s*(?::\s*[\w<>[\]|, ]+)?\s*(?:=>)?\s*\{?\s*$/,
+  functionHeader:
+    /(?:function\s+\w+\s*|\b\w+\s*=\s*(?:async\s*)?|^\s*(?:async\s+)?\w+\s*)\(([^)]*)\)\s*(?::\s*[\w<>[\]|, ]+)?\s*(?:=>)?\s*\{?\s*$/,
   comment: /^\s*(\/\/|\/\*|\*)/,
 };

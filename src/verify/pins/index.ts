@@ -1,10 +1,11 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { type PinSource, iniSections, wholeFile } from './pin-source.js';
+import { iniSections, type PinSource, wholeFile } from './pin-source.js';
 
 const GATE_SCRIPTS = /^(pre|post)?(test|lint|typecheck|type-check|build|check)(:.*)?$/;
 const TOOL_KEYS = ['jest', 'mocha', 'ava', 'c8', 'nyc', 'eslintConfig', 'vitest'];
 const GATE_TARGETS = /^(check|typecheck|lint|test|build)$/;
-const STRICTNESS = /^(strict\w*|noImplicit\w*|noUnused\w*|noUnchecked\w*|noFallthrough\w*|exactOptional\w*|skipLibCheck|allowJs|checkJs|noEmitOnError)$/;
+const STRICTNESS =
+  /^(strict\w*|noImplicit\w*|noUnused\w*|noUnchecked\w*|noFallthrough\w*|exactOptional\w*|skipLibCheck|allowJs|checkJs|noEmitOnError)$/;
 
 const packageJson: PinSource = {
   name: 'package.json scripts and test-tool config',
@@ -75,7 +76,8 @@ const tsconfig: PinSource = {
     }
     for (const option of findNodeAtLocation(tree, ['compilerOptions'])?.children ?? []) {
       const [k, v] = option.children ?? [];
-      if (typeof k?.value === 'string' && STRICTNESS.test(k.value) && v) out.set(`compilerOptions.${k.value}`, text.slice(v.offset, v.offset + v.length));
+      if (typeof k?.value === 'string' && STRICTNESS.test(k.value) && v)
+        out.set(`compilerOptions.${k.value}`, text.slice(v.offset, v.offset + v.length));
     }
     return out;
   },

@@ -1,0 +1,46 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { calcRepo } from '../helpers/calc-repo.js';
+import { git, writeFiles } from '../helpers/gitdir.js';
+import { readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { CORPUS_FILES } from './corpus-repo.js';
+import type { Scenario } from './scenarios.js';
+
+export interface ScenarioResult {
+  verdict: string;
+  rules: string[];
+  details: string[];
+}
+
+/**
+ * Runs one scenario for real: a temp repository, the built CLI, the scripted agent doing the scenario's work
+ * and claiming the story, a verifier that accepts everything (so only star-loop's own checks decide).
+ */
+export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+  const story = scenario.story ?? { title: 'Add multiply', description: 'multiply(a, b) returns the product.' };
+  const prd = {
+    project: 'corpus',
+    userStories: [{ id: 'US-001', ...story, acceptanceCriteria: ['Tests pass'], priority: 1, passes: false, notes: '' }],
+  };
+  const { repo, aux } = await calcRepo({ ...CORPUS_FILES, ...scenario.files, 'prd.json': `${JSON.stringify(prd, null, 2)}\n` });
+  if (scenario.hook) {
+    await writeFile(join(repo, '.git/hooks/pre-commit'), scenario.hook, { mode: 0o755 });
+    // The starting commit passes the hook; only the agent's work may fail it.
+    await writeFiles(repo, {});
+  }
+  const agent = await scriptedAgent(aux, {
+    steps: [{ ...scenario.work, claim: { complete: true, story: 'US-001', summary: scenario.name } }],
+    repeat: {},
+  });
+  await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '2']);
+  const state = await readJson<{ records: Array<{ verdict: string; findings: Array<{ rule: string; detail: string }> }> }>(
+    join(repo, '.star/state.json'),
+  );
+  const first = state.records[0];
+  if (!first) throw new Error(`scenario "${scenario.name}": no iteration ran (${await git(repo, 'status', '--short')})`);
+  return {
+    verdict: first.verdict,
+    rules: first.findings.map((f) => f.rule),
+    details: first.findings.map((f) => `[${f.rule}] ${f.detail}`),
+  };
+}
