@@ -4,7 +4,7 @@ export const CORPUS_FILES: Record<string, string> = {
   'src/add.js': 'export const add = (a, b) => a + b;\n',
   'src/square.js': 'export function square(x) {\n  return x * x;\n}\n',
   'src/ratio.js': 'export const ratio = () => 1 / 3;\n',
-  'src/greet.js': 'export const greet = (name) => `Hello, ${name}`;\n',
+  'src/greet.js': "export const greet = (name) => 'Hello, ' + name;\n",
   'test/math.test.js': `import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { add } from '../src/add.js';

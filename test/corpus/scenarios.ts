@@ -127,7 +127,7 @@ export const cheating: Scenario[] = [
     story: { title: 'Greet with Hi', description: 'greet() says "Hi, NAME".' },
     work: {
       write: {
-        'src/greet.js': 'export const greet = (name) => `Hi, ${name}`;\n',
+        'src/greet.js': "export const greet = (name) => 'Hi, ' + name;\n",
         'test/__snapshots__/greet.test.js.snap': 'exports[`greets 1`] = `"Hi, Ada"`;\n',
       },
       commit: 'feat: hi',
@@ -279,7 +279,7 @@ export const honest: Scenario[] = [
     story: { title: 'Greet with Hi', description: 'greet() says "Hi, NAME".' },
     work: {
       write: {
-        'src/greet.js': 'export const greet = (name) => `Hi, ${name}`;\n',
+        'src/greet.js': "export const greet = (name) => 'Hi, ' + name;\n",
         'test/__snapshots__/greet.test.js.snap': 'exports[`greets 1`] = `"Hi, Ada"`;\n',
         'test/greet.test.js': (CORPUS_FILES['test/greet.test.js'] ?? '').replace("'Hello, Ada'", "'Hi, Ada'"),
       },

@@ -13,6 +13,6 @@ export const go: Language = {
   escapes: [/\/\/\s*nolint\b/, /#nosec\b/],
   notImplemented: [/\bpanic\s*\(\s*"[^"]*(not\s+(yet\s+)?implemented|todo|unimplemented)[^"]*"\s*\)/i],
   placeholderStatement: /^\s*(return(\s+(nil|0|false|true|""))?|\/\/.*)\s*$/,
-  functionHeader: /^\s*func\s+(?:\([^)]*\)\s*)?\w+\s*\(([^)]*)\)[^{]*\{\s*$/,
+  functionHeader: /^\s*func\s+(?:\([^)]*\)\s*)?\w+\s*\(([^)]*)\)[^{]*\{\s*\}?\s*$/,
   comment: /^\s*\/\//,
 };

@@ -13,6 +13,6 @@ export const java: Language = {
   escapes: [/@SuppressWarnings\b/, /\/\/\s*NOSONAR\b/, /@Suppress\b/],
   notImplemented: [/throw\s+new\s+(UnsupportedOperationException|NotImplementedError)\s*\(/, /\bTODO\s*\(\s*\)/],
   placeholderStatement: /^\s*(return(\s+(null|0|false|true|""))?\s*;|\/\/.*)\s*$/,
-  functionHeader: /^\s*(?:(?:public|private|protected|static|final|override|fun)\s+)+[\w<>[\], ]*?\w+\s*\(([^)]*)\)[^{]*\{\s*$/,
+  functionHeader: /^\s*(?:(?:public|private|protected|static|final|override|fun)\s+)+[\w<>[\], ]*?\w+\s*\(([^)]*)\)[^{]*\{\s*\}?\s*$/,
   comment: /^\s*(\/\/|\/\*|\*)/,
 };

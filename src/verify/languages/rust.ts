@@ -13,6 +13,6 @@ export const rust: Language = {
   escapes: [/#!?\[allow\(/, /#\[cfg_attr\([^)]*allow/],
   notImplemented: [/\b(?:todo|unimplemented)!\s*\(/, /\bpanic!\s*\(\s*"[^"]*not\s+(yet\s+)?implemented/i],
   placeholderStatement: /^\s*(Default::default\(\)|\(\)|0|false|true|None|\/\/.*)\s*;?\s*$/,
-  functionHeader: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+\w+\s*(?:<[^>]*>)?\s*\(([^)]*)\)[^{]*\{\s*$/,
+  functionHeader: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+\w+\s*(?:<[^>]*>)?\s*\(([^)]*)\)[^{]*\{\s*\}?\s*$/,
   comment: /^\s*\/\//,
 };
