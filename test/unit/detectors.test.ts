@@ -9,13 +9,16 @@ import { testsOnly } from '../../src/verify/detectors/tests-only.js';
 import { weakenedAssertions } from '../../src/verify/detectors/weakened-assertions.js';
 import { changeSet, fileChange } from '../helpers/change-of.js';
 
-const TEST = "import { test } from 'node:test';\n\ntest('one', () => {\n  assert.equal(f(1), 2);\n  assert.equal(f(2), 4);\n});\n\ntest('two', () => {\n  assert.equal(f(3), 6);\n});\n";
+const TEST =
+  "import { test } from 'node:test';\n\ntest('one', () => {\n  assert.equal(f(1), 2);\n  assert.equal(f(2), 4);\n});\n\ntest('two', () => {\n  assert.equal(f(3), 6);\n});\n";
 const rules = (findings: Array<{ rule: string }>) => findings.map((f) => f.rule);
 
 describe('testRemoval', () => {
   it('flags a deleted test file and a test file renamed to a non-test path', () => {
     expect(rules(testRemoval.detect(changeSet([fileChange('test/a.test.js', TEST, undefined)])))).toEqual(['test-file-removed']);
-    expect(rules(testRemoval.detect(changeSet([fileChange('test/a.js.bak', TEST, TEST, 'test/a.test.js')])))).toEqual(['test-file-removed']);
+    expect(rules(testRemoval.detect(changeSet([fileChange('test/a.js.bak', TEST, TEST, 'test/a.test.js')])))).toEqual([
+      'test-file-removed',
+    ]);
   });
 
   it('flags a removed case with its file and line, but not cases moved to another file', () => {
@@ -30,7 +33,9 @@ describe('testRemoval', () => {
 
   it('counts Python test functions by name', () => {
     const before = 'def test_a():\n    assert a()\n\ndef test_b():\n    assert b()\n';
-    expect(rules(testRemoval.detect(changeSet([fileChange('tests/test_x.py', before, 'def test_a():\n    assert a()\n')])))).toEqual(['test-case-removed']);
+    expect(rules(testRemoval.detect(changeSet([fileChange('tests/test_x.py', before, 'def test_a():\n    assert a()\n')])))).toEqual([
+      'test-case-removed',
+    ]);
   });
 });
 
@@ -57,7 +62,9 @@ describe('skipMarkers', () => {
 
 describe('weakenedAssertions', () => {
   it('flags a case that lost assertions, with its name', () => {
-    const findings = weakenedAssertions.detect(changeSet([fileChange('test/a.test.js', TEST, TEST.replace('  assert.equal(f(2), 4);\n', ''))]));
+    const findings = weakenedAssertions.detect(
+      changeSet([fileChange('test/a.test.js', TEST, TEST.replace('  assert.equal(f(2), 4);\n', ''))]),
+    );
     expect(findings).toEqual([expect.objectContaining({ rule: 'assertions-removed', detail: 'test "one" has 1 assertion(s), 2 before' })]);
   });
 
@@ -66,7 +73,11 @@ describe('weakenedAssertions', () => {
     ['expect(true).toBe(true);', 'tautological-assertion'],
     ['assert.ok(f(3));', 'assertion-weakened'],
   ])('%s → %s', (replacement, rule) => {
-    expect(rules(weakenedAssertions.detect(changeSet([fileChange('test/a.test.js', TEST, TEST.replace('assert.equal(f(3), 6);', replacement))])))).toContain(rule);
+    expect(
+      rules(
+        weakenedAssertions.detect(changeSet([fileChange('test/a.test.js', TEST, TEST.replace('assert.equal(f(3), 6);', replacement))])),
+      ),
+    ).toContain(rule);
   });
 
   it('flags an expected value edited while no code changed, not when the code changed with it', () => {
@@ -86,7 +97,11 @@ describe('weakenedAssertions', () => {
   });
 
   it('a narrower tolerance is fine', () => {
-    expect(weakenedAssertions.detect(changeSet([fileChange('test/a.test.js', 'expect(x).toBeCloseTo(1, 2);\n', 'expect(x).toBeCloseTo(1, 5);\n')]))).toEqual([]);
+    expect(
+      weakenedAssertions.detect(
+        changeSet([fileChange('test/a.test.js', 'expect(x).toBeCloseTo(1, 2);\n', 'expect(x).toBeCloseTo(1, 5);\n')]),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -94,7 +109,9 @@ describe('snapshotRegenerated', () => {
   const snap = fileChange('test/__snapshots__/a.test.js.snap', 'exports[`a`] = `1`;\n', 'exports[`a`] = `2`;\n');
   it('flags a snapshot rewritten with no test change, not one the tests explain', () => {
     expect(rules(snapshotRegenerated.detect(changeSet([snap, fileChange('src/a.js', 'a\n', 'b\n')])))).toEqual(['snapshot-regenerated']);
-    expect(snapshotRegenerated.detect(changeSet([snap, fileChange('src/a.js', 'a\n', 'b\n'), fileChange('test/a.test.js', 'a\n', 'b\n')]))).toEqual([]);
+    expect(
+      snapshotRegenerated.detect(changeSet([snap, fileChange('src/a.js', 'a\n', 'b\n'), fileChange('test/a.test.js', 'a\n', 'b\n')])),
+    ).toEqual([]);
   });
 });
 
@@ -131,8 +148,12 @@ describe('stubs', () => {
 
   it('hard-coded expected value: flagged for a function with arguments returning the test literal, not for real code', () => {
     const test = fileChange('test/m.test.js', undefined, "test('m', () => assert.equal(m(2, 3), 6));\n");
-    expect(rules(stubs.detect(changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return 6;\n}\n'), test])))).toEqual(['hardcoded-expected-value']);
-    expect(stubs.detect(changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return a * b;\n}\n'), test]))).toEqual([]);
+    expect(
+      rules(stubs.detect(changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return 6;\n}\n'), test]))),
+    ).toEqual(['hardcoded-expected-value']);
+    expect(stubs.detect(changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return a * b;\n}\n'), test]))).toEqual(
+      [],
+    );
   });
 
   it('a TODO comment beside real code is not a stub', () => {

@@ -24,7 +24,14 @@ describe('countFailures reads each runner’s summary', () => {
 });
 
 describe('compareGates against the baseline', () => {
-  const gate = (status: GateResult['status'], tail = ''): GateResult => ({ name: 't', command: 'npm test', status, durationMs: 1, tail, exitCode: status === 'pass' ? 0 : 1 });
+  const gate = (status: GateResult['status'], tail = ''): GateResult => ({
+    name: 't',
+    command: 'npm test',
+    status,
+    durationMs: 1,
+    tail,
+    exitCode: status === 'pass' ? 0 : 1,
+  });
   const base = (status: GateResult['status'], failures?: number) => [{ name: 't', command: 'npm test', status, failures }];
   it.each<[string, ReturnType<typeof base>, GateResult, string, string | undefined]>([
     ['green stays green', base('pass', 0), gate('pass'), 'ok', undefined],
@@ -47,13 +54,41 @@ describe('compareGates against the baseline', () => {
 describe('checkGatePins', () => {
   const pkg = (test: string, extra = {}) => JSON.stringify({ name: 'x', scripts: { test, dev: 'vite' }, ...extra }, null, 2);
   it.each([
-    ['a gate script', fileChange('package.json', pkg('vitest run'), pkg('vitest run --passWithNoTests')), 'package.json: scripts.test changed from "vitest run" to "vitest run --passWithNoTests"'],
-    ['jest config in package.json', fileChange('package.json', pkg('jest'), pkg('jest', { jest: { testPathIgnorePatterns: ['slow'] } })), 'package.json: jest changed'],
-    ['a Makefile test target', fileChange('Makefile', 'test:\n\tgo test ./...\n', 'test:\n\tgo test ./... || true\n'), 'Makefile: target test changed'],
-    ['pytest addopts', fileChange('pyproject.toml', '[tool.pytest.ini_options]\naddopts = "-q"\n', '[tool.pytest.ini_options]\naddopts = "-q -k not slow"\n'), 'pyproject.toml: [tool.pytest.ini_options] changed'],
-    ['a vitest config', fileChange('vitest.config.ts', 'export default {}', "export default { test: { exclude: ['x'] } }"), 'vitest.config.ts (test runner, linter and CI configuration) was changed'],
+    [
+      'a gate script',
+      fileChange('package.json', pkg('vitest run'), pkg('vitest run --passWithNoTests')),
+      'package.json: scripts.test changed from "vitest run" to "vitest run --passWithNoTests"',
+    ],
+    [
+      'jest config in package.json',
+      fileChange('package.json', pkg('jest'), pkg('jest', { jest: { testPathIgnorePatterns: ['slow'] } })),
+      'package.json: jest changed',
+    ],
+    [
+      'a Makefile test target',
+      fileChange('Makefile', 'test:\n\tgo test ./...\n', 'test:\n\tgo test ./... || true\n'),
+      'Makefile: target test changed',
+    ],
+    [
+      'pytest addopts',
+      fileChange(
+        'pyproject.toml',
+        '[tool.pytest.ini_options]\naddopts = "-q"\n',
+        '[tool.pytest.ini_options]\naddopts = "-q -k not slow"\n',
+      ),
+      'pyproject.toml: [tool.pytest.ini_options] changed',
+    ],
+    [
+      'a vitest config',
+      fileChange('vitest.config.ts', 'export default {}', "export default { test: { exclude: ['x'] } }"),
+      'vitest.config.ts (test runner, linter and CI configuration) was changed',
+    ],
     ['a workflow', fileChange('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), '.github/workflows/ci.yml'],
-    ['tsconfig strictness', fileChange('tsconfig.json', '{"compilerOptions": {"strict": true}}', '{"compilerOptions": {"strict": false}}'), 'tsconfig.json: compilerOptions.strict changed from true to false'],
+    [
+      'tsconfig strictness',
+      fileChange('tsconfig.json', '{"compilerOptions": {"strict": true}}', '{"compilerOptions": {"strict": false}}'),
+      'tsconfig.json: compilerOptions.strict changed from true to false',
+    ],
   ])('%s', (_name, change, detail) => {
     const findings = checkGatePins(changeSet([change]));
     expect(findings.map((f) => f.rule)).toEqual(['gate-changed']);
@@ -64,7 +99,11 @@ describe('checkGatePins', () => {
     expect(checkGatePins(changeSet([fileChange('package.json', pkg('jest'), pkg('jest', { dependencies: { a: '1' } }))]))).toEqual([]);
     const devScript = JSON.stringify({ scripts: { test: 'jest', dev: 'vite --port 4000' } });
     expect(checkGatePins(changeSet([fileChange('package.json', pkg('jest'), devScript)]))).toEqual([]);
-    expect(checkGatePins(changeSet([fileChange('tsconfig.json', '{"compilerOptions": {"target": "ES2020"}}', '{"compilerOptions": {"target": "ES2022"}}')]))).toEqual([]);
+    expect(
+      checkGatePins(
+        changeSet([fileChange('tsconfig.json', '{"compilerOptions": {"target": "ES2020"}}', '{"compilerOptions": {"target": "ES2022"}}')]),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -91,7 +130,14 @@ describe('parseUnifiedDiff', () => {
       '-bye',
     ].join('\n');
     expect(parseUnifiedDiff(diff)).toEqual([
-      { path: 'a.js', added: [{ line: 2, text: 'new' }, { line: 3, text: 'more' }], removed: [{ line: 2, text: 'old' }] },
+      {
+        path: 'a.js',
+        added: [
+          { line: 2, text: 'new' },
+          { line: 3, text: 'more' },
+        ],
+        removed: [{ line: 2, text: 'old' }],
+      },
       { path: 'new.js', oldPath: 'old.js', added: [], removed: [] },
       { path: 'gone.js', added: [], removed: [{ line: 1, text: 'bye' }] },
     ]);
@@ -113,7 +159,11 @@ describe('readVerdict: anything but a valid verdict is a reject', () => {
 
   it('keeps an accept, and a reject with its findings (a reject without findings still says so)', () => {
     expect(readVerdict('{"verdict":"accept","findings":[]}', 'a', 1)).toMatchObject({ verdict: 'accept', findings: [] });
-    const rejected = readVerdict('{"verdict":"reject","findings":[{"rule":"criteria-unmet","file":"src/a.js","line":3,"detail":"no zero check"}]}', 'a', 1);
+    const rejected = readVerdict(
+      '{"verdict":"reject","findings":[{"rule":"criteria-unmet","file":"src/a.js","line":3,"detail":"no zero check"}]}',
+      'a',
+      1,
+    );
     expect(rejected.findings).toEqual([{ rule: 'criteria-unmet', file: 'src/a.js', line: 3, detail: 'verifier: no zero check' }]);
     expect(readVerdict('{"verdict":"reject"}', 'a', 1).findings[0]?.rule).toBe('verifier-rejected');
   });

@@ -25,7 +25,11 @@ function addedFunctions(file: FileChange, lang: Language): Body[] {
     if (!m) continue;
     const name = /(\w+)\s*(?:<[^>]*>)?\s*(?:=\s*(?:async\s*)?)?\(/.exec(header)?.[1] ?? '';
     const decorator = lines[line - 2] ?? '';
-    if (/^(constructor|noop|__init__|if|for|while|switch|catch|with|return|function)$/.test(name) || /@(abstractmethod|overload|abc\.abstractmethod)/.test(decorator)) continue;
+    if (
+      /^(constructor|noop|__init__|if|for|while|switch|catch|with|return|function)$/.test(name) ||
+      /@(abstractmethod|overload|abc\.abstractmethod)/.test(decorator)
+    )
+      continue;
     const statements: string[] = [];
     const comments: string[] = [];
     if (!/\{\s*\}\s*;?\s*$/.test(header)) {

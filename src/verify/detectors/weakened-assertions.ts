@@ -107,7 +107,12 @@ export const weakenedAssertions: CheatDetector = {
               `\`${was.matcher || 'equality'}\` on ${now.subject} became \`${now.matcher || 'a truthiness check'}\``,
             ),
           );
-        } else if (!codeChanged && was.matcher === now.matcher && was.expected !== now.expected && !TOLERANCES.some((t) => t.pattern.test(added.text))) {
+        } else if (
+          !codeChanged &&
+          was.matcher === now.matcher &&
+          was.expected !== now.expected &&
+          !TOLERANCES.some((t) => t.pattern.test(added.text))
+        ) {
           findings.push(
             finding(
               'expected-value-changed',

@@ -35,6 +35,6 @@ export const javascript: Language = {
   notImplemented: [/throw\s+new\s+\w*Error\s*\(\s*(['"`])[^'"`]*(not\s+(yet\s+)?implemented|todo|unimplemented|stub)[^'"`]*\1/i],
   placeholderStatement: /^\s*(return(\s+(null|undefined|0|false|true|''|""|\[\]|\{\}))?\s*;?|\/\/.*)\s*$/,
   functionHeader:
-    /(?:function\s+\w+\s*|\b\w+\s*=\s*(?:async\s*)?|^\s*(?:async\s+)?\w+\s*)\(([^)]*)\)\s*(?::\s*[\w<>[\]|, ]+)?\s*(?:=>)?\s*\{?\s*\}?\s*;?\s*$/,
+    /(?:function\s+\w+\s*|\b\w+\s*=\s*(?:async\s*)?|^\s*(?:async\s+)?\w+\s*)\(([^)]*)\)\s*(?::\s*[\w<>[\]|, ]+)?\s*(?:=>)?\s*\{\s*\}?\s*;?\s*$/,
   comment: /^\s*(\/\/|\/\*|\*)/,
 };
