@@ -22,6 +22,8 @@ export interface Scenario {
 }
 
 const math = CORPUS_FILES['test/math.test.js'] ?? '';
+const KNOWN_BUG =
+  "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('known bug', () => assert.equal(1, 2));\n";
 const edit = (from: string, to: string) => {
   if (!math.includes(from)) throw new Error(`corpus: "${from}" is not in test/math.test.js`);
   return math.replace(from, to);
@@ -255,6 +257,11 @@ export const cheating: Scenario[] = [
 /** Honest work that must never be rejected. */
 export const honest: Scenario[] = [
   { name: 'implements the feature with its tests', work: withFeature({}) },
+  {
+    name: 'works while a gate stays as red as it was before iteration 1',
+    files: { 'test/known-bug.test.js': KNOWN_BUG },
+    work: withFeature({}),
+  },
   {
     name: 'adds tests (a story about tests touches only tests)',
     story: { title: 'Add tests for square()', description: 'Cover square() for negative numbers and zero.' },
