@@ -68,6 +68,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     iteration: n,
     gates: ctx.gates,
     findings: state.pendingFindings,
+    findingsFromClaim: state.pendingFromClaim,
     journalTail: await readJournalTail(paths.journal),
     claimFile: '.star/claim.json',
     prd: prd && story ? { file: ctx.prdRelative ?? 'prd.json', prd: prd.prd, story, passed } : undefined,

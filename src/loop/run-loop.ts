@@ -92,6 +92,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     } else if (record.findings.length > 0) {
       // A rejection, or (--verify every) problems found without a claim: the next iteration sees them verbatim.
       state.pendingFindings = record.findings;
+      state.pendingFromClaim = record.claim !== undefined;
     }
     state.stallStreak = record.stall ? state.stallStreak + 1 : 0;
     await appendJournal(paths.journal, journalEntry(record));

@@ -11,6 +11,8 @@ export interface PromptInput {
   iteration: number;
   gates: readonly Gate[];
   findings: readonly Finding[];
+  /** Whether the findings rejected a claim (or came from `--verify every` checking work without one). */
+  findingsFromClaim?: boolean;
   /** Already bounded by the journal reader. */
   journalTail: string;
   claimFile: string;
@@ -38,6 +40,7 @@ export function buildPrompt(input: PromptInput): string {
     iteration: input.iteration,
     gates: gateList(input.gates),
     findings: input.findings.length > 0 ? formatFindings(input.findings) : undefined,
+    findingsFromClaim: input.findingsFromClaim ?? true,
     journal: input.journalTail || undefined,
     claimFile: input.claimFile,
   };

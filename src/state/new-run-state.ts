@@ -46,6 +46,7 @@ export function startRunState(
       iterationsThisRun: 0,
       stallStreak: 0,
       pendingFindings: [],
+      pendingFromClaim: true,
       taskComplete: false,
       workStarts: {},
       verifierRuns: 0,

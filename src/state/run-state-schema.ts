@@ -131,6 +131,8 @@ export const runStateSchema = z.object({
   stallStreak: z.number(),
   /** The last rejection's findings, handed to the next prompt verbatim. */
   pendingFindings: z.array(findingSchema),
+  /** False when the pending findings came from checking an iteration that made no claim (--verify every). */
+  pendingFromClaim: z.boolean().default(true),
   taskComplete: z.boolean(),
   /** Gates run once on the starting commit, before iteration 1. */
   baseline: z.object({ commit: z.string(), gates: z.array(gateBaselineSchema) }).optional(),

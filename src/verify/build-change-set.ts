@@ -1,6 +1,8 @@
 import type { Git } from '../git/git.js';
 import type { ChangeSet, FileChange } from './change-set.js';
+import { isSnapshotFile, languageOf } from './languages/index.js';
 import { parseUnifiedDiff } from './parse-unified-diff.js';
+import { pinSources } from './pins/index.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -23,10 +25,14 @@ export async function buildChangeSet(
     if (exclude.has(entry.path)) continue;
     const h = hunks.get(entry.path);
     const oldPath = entry.oldPath ?? entry.path;
-    const [before, after] = await Promise.all([
-      entry.status === 'A' ? undefined : git.showFile(base, oldPath),
-      entry.status === 'D' ? undefined : git.showFile(head, entry.path),
-    ]);
+    // Only files some check reads need their text: source, tests, snapshots and gate configuration.
+    const readable = [entry.path, oldPath].some((p) => languageOf(p) || isSnapshotFile(p) || pinSources.some((s) => s.matches(p)));
+    const [before, after] = readable
+      ? await Promise.all([
+          entry.status === 'A' ? undefined : git.showFile(base, oldPath),
+          entry.status === 'D' ? undefined : git.showFile(head, entry.path),
+        ])
+      : [undefined, undefined];
     files.push({
       path: entry.path,
       oldPath: entry.oldPath,

@@ -201,7 +201,10 @@ describe('the adversarial verifier and the verification modes', () => {
     expect(state.records[0]?.findings.map((f) => f.rule)).toEqual(['gate-failed']);
     expect(state.records[0]?.claimNotes.join(' ')).toContain('--verify every: 1 problem(s) found without a claim');
     expect(state.verifierRuns).toBe(1);
-    expect(await readFile(join(repo, '.star/runs/0002/prompt.md'), 'utf8')).toContain('gate "test" (`npm test`) failed');
+    const second = await readFile(join(repo, '.star/runs/0002/prompt.md'), 'utf8');
+    expect(second).toContain('gate "test" (`npm test`) failed');
+    expect(second).toContain("star-loop's checks found problems in the work so far");
+    expect(second).not.toContain('Your last claim was rejected');
   });
 
   it('a claim is checked against the baseline: a gate already red before iteration 1 and no worse does not block it', async () => {
