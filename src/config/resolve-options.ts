@@ -129,7 +129,7 @@ export async function resolveRunOptions(input: {
   if (options.verifierModel === undefined && options.verifierAgent === options.agent) options.verifierModel = options.model;
   if (options.verify !== 'off' && options.maxIterations < 2) {
     throw new InputError(
-      `--max-iterations ${options.maxIterations} leaves no room to verify a claim: one verifier run is always kept in reserve`,
+      `${flags.maxIterations !== undefined ? '--max-iterations' : 'star.config.json: maxIterations'} ${options.maxIterations} leaves no room to verify a claim: one verifier run is always kept in reserve`,
       'use --max-iterations 2 or more, or --verify off (not recommended)',
     );
   }

@@ -294,6 +294,11 @@ export const honest: Scenario[] = [
     },
   },
   {
+    name: 'commits past a pre-commit hook that is broken in every state (its tool is missing here)',
+    hook: '#!/bin/sh\necho "tool not installed" >&2\nexit 1\n',
+    work: { ...withFeature({}), noVerify: true },
+  },
+  {
     name: 'leaves a TODO comment unrelated to the claim',
     work: withFeature({ 'src/multiply.js': `// TODO: accept bigint operands once callers need them\n${FEATURE['src/multiply.js']}` }),
   },

@@ -107,6 +107,9 @@ describe('recon, --dry-run and bad input', () => {
     expect(agent.stderr).toContain('--agent hal9000: unknown agent');
     const unknownFlag = await runCli(repo, ['run', 'x', '--max-iteration', '3']);
     expect(unknownFlag.exitCode).toBe(2);
+    const noRoom = await runCli(repo, ['run', 'x', '--max-iterations', '1']);
+    expect(noRoom.exitCode).toBe(2);
+    expect(noRoom.stderr).toContain('--max-iterations 1 leaves no room to verify a claim');
     const nothing = await runCli(repo, ['run']);
     expect(nothing.exitCode).toBe(2);
     expect(nothing.stderr).toContain('nothing to do');
