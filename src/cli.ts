@@ -38,6 +38,13 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     )
     .option('--verifier-agent <name>', "the adversarial verifier agent (default: the implementer's)")
     .option('--verifier-model <id>', "the verifier's model (default: the implementer's)")
+    .option('--branch <name>', 'the branch to run on (PRD mode: branchName); created from HEAD (or --base) if missing')
+    .option('--base <ref>', 'where a new branch starts (default: the current HEAD)')
+    .option('--worktree', 'run in a new git worktree on its own branch; your checkout is never touched')
+    .option('--allow-dirty', 'start even with uncommitted changes (they become part of the first iteration)')
+    .option('--allow-default-branch', 'allow running on the default branch')
+    .option('--allow-push', 'do not block git push for the agent')
+    .option('--protect <glob>', 'a path the agent must not change (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('--json', 'one JSON event per line on stdout instead of human output')
     .addHelpText('after', EXIT_CODES)
     .action(async (task: string[], flags: Record<string, unknown>) => {

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { getAgentAdapter } from '../agents/registry.js';
 import { loadConfig } from '../config/load-config.js';
 import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
@@ -19,6 +20,9 @@ import { buildPlan } from '../recon/plan.js';
 import { readGitState } from '../recon/read-git-state.js';
 import { renderPlan } from '../recon/render-plan.js';
 import { buildReport } from '../report/build-report.js';
+import { applyWorkspace } from '../safety/apply-workspace.js';
+import { writePushBlockingHooks, pushBlockingEnv } from '../safety/block-push.js';
+import { decideWorkspace, defaultLoopBranch, describeWorkspace, worktreeDir } from '../safety/decide-workspace.js';
 import { printLine, terminalSubscriber } from '../report/terminal-output.js';
 import { writeReport } from '../report/write-report.js';
 import { startRunState } from '../state/new-run-state.js';
@@ -47,6 +51,10 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
     discoverGates(root, options.gates),
     findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
   ]);
+  const target = options.branch ?? prd?.prd.branchName;
+  const workspaceInput = { options, git: gitState, target, targetExists: target ? await git.branchExists(target) : false };
+  const worktreeBranch = target ?? defaultLoopBranch(options);
+  const workspace = decideWorkspace({ ...workspaceInput, worktreeExists: options.worktree && existsSync(worktreeDir(root, worktreeBranch)) });
   // The invocation is pure: built once here with an empty prompt to show what will run.
   const probe = adapter.invocation({
     root,
@@ -66,8 +74,10 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
     prd: prd?.prd,
     target: targetOf(options),
     agent: { name: adapter.name, command: probe.display, found: Boolean(executable) },
+    workspace: describeWorkspace(workspace),
   });
-  return { options, adapter, git, plan, gates, agentNotes: probe.notes };
+  if (workspace.kind === 'refuse') plan.risks.unshift(`star-loop will refuse to start: ${workspace.message}`);
+  return { options, adapter, git, plan, gates, agentNotes: probe.notes, workspace };
 }
 
 /** Ctrl-C or SIGTERM: end the agent's process group, record everything, exit 6. */
@@ -82,9 +92,9 @@ function onStopSignals(controller: AbortController): () => void {
 }
 
 export async function runCommand(taskWords: string[], flags: RunFlags): Promise<ExitCode> {
-  const { options, adapter, git, plan, gates, agentNotes } = await recon(process.cwd(), taskWords, flags);
-  if (options.dryRun) {
-    printLine(options.json ? JSON.stringify({ type: 'plan', plan }) : renderPlan(plan));
+  const { options: reconOptions, adapter, git: userGit, plan, gates, agentNotes, workspace } = await recon(process.cwd(), taskWords, flags);
+  if (reconOptions.dryRun) {
+    printLine(reconOptions.json ? JSON.stringify({ type: 'plan', plan }) : renderPlan(plan));
     return ExitCode.Complete;
   }
   if (!plan.git.head)
@@ -94,16 +104,25 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
     );
   if (!plan.agent.found) {
     throw new RefusedError(
-      `agent "${adapter.name}": \`${adapter.executable({ agentCmd: options.agentCmd })}\` was not found on PATH`,
+      `agent "${adapter.name}": \`${adapter.executable({ agentCmd: reconOptions.agentCmd })}\` was not found on PATH`,
       'install the agent CLI, or choose another with --agent',
     );
   }
 
+  const { options, git, branch, worktree } = await applyWorkspace(workspace, userGit, reconOptions);
   const paths = starPaths(options.root);
   await mkdir(paths.runs, { recursive: true });
   // star-loop's state never shows up as a change in the user's repository.
   await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
+  let env: NodeJS.ProcessEnv = process.env;
+  if (!options.allowPush) {
+    const hooks = join(paths.dir, 'hooks');
+    await writePushBlockingHooks(hooks, await git.hooksDir());
+    env = { ...process.env, ...pushBlockingEnv(process.env, hooks) };
+  }
   const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
+  state.branch = branch;
+  state.worktree = worktree;
 
   const logger = createEventLogger(paths.log);
   const emit = createEmitter([logger.log, terminalSubscriber(options.json)]);
@@ -119,7 +138,18 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
     templates: await loadTemplates(),
     emit,
     signal: controller.signal,
-    env: process.env,
+    env,
+    guard: {
+      git,
+      root: options.root,
+      gitDir: await git.gitCommonDir(),
+      starDir: paths.dir,
+      branch,
+      protectedPaths: options.protectedPaths,
+      allowPush: options.allowPush,
+      promptFile: options.promptFile,
+      prdFile: options.prdFile,
+    },
     prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
   };
   emit({ type: 'run.started', runId: state.runId, continued, plan });

@@ -21,6 +21,10 @@ export const configSchema = z.strictObject({
   verify: z.enum(['claims', 'every', 'off']).optional(),
   verifierAgent: z.string().optional(),
   verifierModel: z.string().optional(),
+  branch: z.string().optional(),
+  base: z.string().optional(),
+  protectedPaths: z.array(z.string()).optional(),
+  protect: z.array(z.string()).optional(),
   prd: z.string().optional(),
   prompt: z.string().optional(),
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { DEFAULT_PROTECTED } from '../safety/protected-paths.js';
 import { parseDuration } from '../util/parse-duration.js';
 import type { StarConfig } from './config-schema.js';
 import { DEFAULTS, type OnStall, type RunOptions, type VerifyMode } from './run-options.js';
@@ -23,6 +24,13 @@ export interface RunFlags {
   verify?: string;
   verifierAgent?: string;
   verifierModel?: string;
+  allowDirty?: boolean;
+  allowDefaultBranch?: boolean;
+  allowPush?: boolean;
+  branch?: string;
+  base?: string;
+  worktree?: boolean;
+  protect?: string[];
 }
 
 function positiveInt(value: string | number, field: string): number {
@@ -123,6 +131,13 @@ export async function resolveRunOptions(input: {
     verify: flags.verify !== undefined ? verifyMode(flags.verify, '--verify') : (config.verify ?? DEFAULTS.verify),
     verifierAgent: '',
     verifierModel: flags.verifierModel ?? config.verifierModel,
+    allowDirty: flags.allowDirty ?? false,
+    allowDefaultBranch: flags.allowDefaultBranch ?? false,
+    allowPush: flags.allowPush ?? false,
+    branch: flags.branch ?? config.branch,
+    base: flags.base ?? config.base,
+    worktree: flags.worktree ?? false,
+    protectedPaths: [...(config.protectedPaths ?? DEFAULT_PROTECTED), ...(config.protect ?? []), ...(flags.protect ?? [])],
     gates: config.gates,
   };
   options.verifierAgent = flags.verifierAgent ?? config.verifierAgent ?? options.agent;

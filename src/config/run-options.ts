@@ -30,6 +30,17 @@ export interface RunOptions {
   /** The adversarial verifier: the implementer's agent and model unless set. */
   verifierAgent: string;
   verifierModel?: string;
+  /** Safety: refusals that only a flag lifts, and the branch the loop runs on. */
+  allowDirty: boolean;
+  allowDefaultBranch: boolean;
+  allowPush: boolean;
+  /** The branch to run on (PRD `branchName`, or `--branch`); created at `base` (default HEAD) if missing. */
+  branch?: string;
+  base?: string;
+  /** Run in a new git worktree, leaving the user's checkout untouched. */
+  worktree: boolean;
+  /** Globs the agent must not change. */
+  protectedPaths: string[];
   /** Gates from star.config.json, replacing discovery when present. */
   gates?: GateSpec[];
 }

@@ -1,6 +1,12 @@
 import pRetry, { AbortError } from 'p-retry';
 import { type SimpleGit, simpleGit } from 'simple-git';
 
+/** What a git child needs from star-loop's environment (simple-git rejects editors and pagers in it). */
+function pickGitEnv(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM', 'XDG_CONFIG_HOME'];
+  return Object.fromEntries(keep.flatMap((k) => (process.env[k] !== undefined ? [[k, process.env[k] as string]] : [])));
+}
+
 /** star-loop's own directory inside the repository; never counts as user work. */
 export const STAR_DIR = '.star';
 
@@ -175,6 +181,81 @@ export class Git {
   /** Removes a worktree star-loop added itself (never one of the user's). */
   async removeOwnWorktree(dir: string): Promise<void> {
     await this.raw(['worktree', 'remove', '--force', dir]);
+  }
+
+  /** Points a ref of star-loop's own (`refs/star-loop/…`) at a commit, so it stays reachable whatever happens. */
+  async keepRef(ref: string, commit: string): Promise<void> {
+    if (!ref.startsWith('refs/star-loop/')) throw new Error(`star-loop only writes its own refs, not ${ref}`);
+    await this.raw(['update-ref', ref, commit]);
+  }
+
+  /** The repository's shared git directory (the main one, also from a linked worktree), absolute. */
+  async gitCommonDir(): Promise<string> {
+    return (await this.raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+  }
+
+  async branchExists(name: string): Promise<boolean> {
+    return (await this.tryRaw(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`])) !== undefined;
+  }
+
+  /** Switches to an existing branch; git refuses (and star-loop with it) if that would overwrite local changes. */
+  async switchBranch(name: string): Promise<void> {
+    await this.raw(['switch', '--quiet', name]);
+  }
+
+  /** Creates a branch at `base` and switches to it; never moves an existing branch. */
+  async createBranch(name: string, base: string): Promise<void> {
+    await this.raw(['switch', '--quiet', '--create', name, base]);
+  }
+
+  /** A new worktree of star-loop's run on `branch` (created at `base` when it does not exist). */
+  async addWorktree(dir: string, branch: string, base: string): Promise<void> {
+    const args = (await this.branchExists(branch)) ? ['worktree', 'add', '--quiet', dir, branch] : ['worktree', 'add', '--quiet', '-b', branch, dir, base];
+    await this.raw(args);
+  }
+
+  async resolve(rev: string): Promise<string | undefined> {
+    return this.tryRaw(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+  }
+
+  async remotes(): Promise<Array<{ name: string; url: string }>> {
+    const out = (await this.tryRaw(['remote', '-v'])) ?? '';
+    const seen = new Map<string, string>();
+    for (const line of out.split('\n')) {
+      const m = /^(\S+)\s+(\S+)\s+\(fetch\)$/.exec(line);
+      if (m?.[1] && m[2]) seen.set(m[1], m[2]);
+    }
+    return [...seen].map(([name, url]) => ({ name, url }));
+  }
+
+  /** `ref → commit` for every ref under `prefix` (e.g. `refs/remotes/`). */
+  async refs(prefix: string): Promise<Map<string, string>> {
+    const out = (await this.tryRaw(['for-each-ref', '--format=%(refname) %(objectname)', prefix])) ?? '';
+    return new Map(out.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+  }
+
+  /** The subject of a ref's newest reflog entry, e.g. "update by push". */
+  async lastReflog(ref: string): Promise<string | undefined> {
+    return this.tryRaw(['log', '-g', '-1', '--format=%gs', ref]);
+  }
+
+  /** The refs of a remote given by a local path, read without any network. */
+  async localRemoteRefs(path: string): Promise<Map<string, string>> {
+    const out = (await this.tryRaw(['ls-remote', path])) ?? '';
+    return new Map(out.split('\n').filter(Boolean).map((l) => l.split('\t').reverse() as [string, string]));
+  }
+
+  /**
+   * A commit holding the work tree as it is now (tracked and untracked files), made through a throw-away
+   * index: the branch, the real index and the files are not touched. For keeping a copy on a ref.
+   */
+  async snapshotWorkTree(message: string, parent: string, indexFile: string): Promise<string> {
+    const git = simpleGit({ baseDir: this.root }).env({ ...pickGitEnv(), GIT_INDEX_FILE: indexFile });
+    await git.raw(['read-tree', parent]);
+    await git.raw(['add', '--all']);
+    const tree = (await git.raw(['write-tree'])).trim();
+    const identity = (await this.hasIdentity()) ? [] : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+    return (await this.raw([...identity, 'commit-tree', tree, '-p', parent, '-m', message])).trim();
   }
 
   async hasIdentity(): Promise<boolean> {

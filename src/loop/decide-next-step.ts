@@ -18,10 +18,13 @@ export interface NextStepInput {
   maxTimeMs?: number;
   /** Set when the last iteration completed a stall streak and the user chose pause or stop. */
   stalled?: string;
+  /** Set when a safety boundary was crossed: nothing else matters then. */
+  safety?: string;
 }
 
 /** Before each iteration: stop, or go on. Completion first, so a last iteration that finished the work exits 0. */
 export function decideNextStep(input: NextStepInput): NextStep {
+  if (input.safety) return { kind: 'stop', reason: 'safety', detail: input.safety };
   if (input.remaining === 0) return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
   if (input.aborted) return { kind: 'stop', reason: 'stopped', detail: 'stopped by the user' };
   if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };

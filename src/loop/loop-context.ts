@@ -5,6 +5,7 @@ import type { Templates } from '../prompt/render-template.js';
 import type { Gate } from '../recon/gate.js';
 import type { Plan } from '../recon/plan.js';
 import type { StarPaths } from '../state/star-paths.js';
+import type { Guard } from '../safety/check-safety.js';
 import type { Emit } from './events.js';
 
 /** Everything an iteration needs, resolved once at start and passed down whole. */
@@ -21,6 +22,8 @@ export interface LoopContext {
   signal: AbortSignal;
   /** The environment agents and gates start from. */
   env: NodeJS.ProcessEnv;
+  /** What the agent is held to after every run (branch, ancestry, pushes, protected and pinned files, secrets). */
+  guard: Guard;
   /** PRD mode: prd.json's path relative to the repository root, as the prompt names it. */
   prdRelative?: string;
 }

@@ -10,6 +10,8 @@ import type { GateResult, IterationRecord, RunState } from '../state/run-state-s
 import type { Finding } from '../verify/finding.js';
 import { planFindings, untickedItems } from '../verify/judge-claim.js';
 import { verifyWork } from '../verify/verify-work.js';
+import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
+import { keepEvidence } from '../safety/keep-evidence.js';
 import { collectClaim, hasPromise } from './collect-claim.js';
 import type { LoopContext } from './loop-context.js';
 import { measureMovement, sameSummary } from './measure-movement.js';
@@ -83,7 +85,14 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     story: story?.id,
     storyTitle: story?.title,
   });
+  // Whatever the agent does to history, the commit it started from stays reachable on star-loop's own ref.
+  const keptRefs: string[] = [];
+  if (startHead) {
+    keptRefs.push(`refs/star-loop/${state.runId}/${n}`);
+    await git.keepRef(`refs/star-loop/${state.runId}/${n}`, startHead);
+  }
   await beforeAgent();
+  const guardBefore = await guardSnapshot(ctx.guard);
 
   const invocation = ctx.adapter.invocation({
     root: options.root,
@@ -125,6 +134,33 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     durationMs: Math.round(proc.durationMs),
     costUsd: output.costUsd,
   });
+
+  // Safety first, before star-loop touches anything: a violation ends the run and nothing is undone.
+  const violations = await checkSafety(ctx.guard, guardBefore);
+  if (violations.length > 0) {
+    keptRefs.push(...(await keepEvidence(ctx, state.runId, n, violations)));
+    for (const v of violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });
+    return {
+      n,
+      index,
+      story: story?.id,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      startHead,
+      endHead: await git.head(),
+      agent: { exitCode: proc.exitCode, signal: proc.signal, timedOut: proc.timedOut, isError: Boolean(agentError), error: agentError, sessionId: output.sessionId, costUsd: output.costUsd },
+      moved: false,
+      movement: [],
+      claimNotes: [],
+      verdict: 'no-claim',
+      findings: [],
+      gates: [],
+      repeated: false,
+      stall: false,
+      safety: violations,
+      keptRefs,
+    };
+  }
 
   // Nothing the agent did is lost: uncommitted work becomes a commit of its own.
   let committedForAgent: string | undefined;
@@ -248,5 +284,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     summary,
     repeated: !movement.moved && sameSummary(summary, previous?.summary),
     stall: !movement.moved || verdict === 'rejected',
+    safety: verification?.safety ?? [],
+    keptRefs,
   };
 }

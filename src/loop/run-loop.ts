@@ -46,6 +46,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     await save();
   }
   let stalled: string | undefined;
+  let safety: string | undefined;
   let pauseOnStall = true;
   for (;;) {
     state.activeMs = activeBase + (Date.now() - segmentStart);
@@ -59,6 +60,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       activeMs: state.activeMs,
       maxTimeMs: options.maxTimeMs,
       stalled,
+      safety,
     });
     if (step.kind === 'stop' && step.reason === 'complete' && options.prdFile && state.iterationsThisRun > 0 && options.verify !== 'off') {
       const regressions = await recheckAccepted(ctx, state);
@@ -99,6 +101,10 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     await save();
     emit({ type: 'iteration.finished', record, stallStreak: state.stallStreak });
 
+    if (record.safety.length > 0) {
+      safety = `safety boundary crossed in iteration ${record.n}: ${record.safety.map((v) => v.detail).join('; ')}`;
+      continue;
+    }
     const stall = decideStall(state.stallStreak, options.stallAfter, options.onStall);
     if (stall.kind === 'continue') {
       emit({ type: 'warning', message: `${stall.detail}; continuing because --on-stall continue` });

@@ -31,6 +31,8 @@ export interface Plan {
     gateTimeoutMs: number;
   };
   verify: { mode: string; verifier: string };
+  /** Where the loop commits: the branch, or the worktree. */
+  workspace: string;
   /** Biggest first. */
   risks: string[];
 }
@@ -42,6 +44,7 @@ export interface PlanInput {
   prd?: Prd;
   target: string;
   agent: { name: string; command: string; found: boolean };
+  workspace: string;
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -79,14 +82,6 @@ export function buildPlan(input: PlanInput): Plan {
       );
   }
   if (!git.head) risks.push('the repository has no commits yet: progress is measured against commits, so make one first');
-  if (git.changes.length > 0) {
-    risks.push(
-      `the work tree has ${git.changes.length} uncommitted change(s); star-loop will commit them with the agent's first iteration — commit or stash them yourself first`,
-    );
-  }
-  if (git.branch && git.branch === git.defaultBranch) {
-    risks.push(`running on the default branch "${git.branch}": the agent's commits land there — consider \`git switch -c star-loop/work\``);
-  }
   return {
     mode: options.mode,
     target: input.target,
@@ -103,6 +98,7 @@ export function buildPlan(input: PlanInput): Plan {
       iterationTimeoutMs: options.iterationTimeoutMs,
       gateTimeoutMs: options.gateTimeoutMs,
     },
+    workspace: input.workspace,
     verify: { mode: options.verify, verifier: `${options.verifierAgent}${options.verifierModel ? ` (${options.verifierModel})` : ''}` },
     risks,
   };

@@ -9,6 +9,7 @@ export function renderPlan(plan: Plan): string {
   out.push(
     `Git: ${git.root} on ${git.branch ?? '(detached HEAD)'} at ${git.head?.slice(0, 10) ?? '(no commits)'}; default branch ${git.defaultBranch ?? '(unknown)'} (${git.defaultBranchSource}); ${git.changes.length === 0 ? 'clean' : `${git.changes.length} uncommitted change(s)`}`,
   );
+  out.push(`Branch: ${plan.workspace}`);
   out.push(`Agent: ${plan.agent.name} — ${plan.agent.command}${plan.agent.found ? '' : ' (not found on PATH)'}`);
   out.push('Gates (run by star-loop on every claim):');
   if (plan.gates.length === 0) out.push('  (none found)');

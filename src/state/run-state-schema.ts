@@ -69,6 +69,8 @@ export const verificationSchema = z.object({
   gates: z.array(gateComparisonSchema),
   findings: z.array(findingSchema),
   verifier: verifierRecordSchema.optional(),
+  /** Safety violations by the verifier agent itself. */
+  safety: z.array(findingSchema).optional(),
 });
 
 export const claimRecordSchema = z.object({
@@ -111,6 +113,10 @@ export const iterationRecordSchema = z.object({
   summary: z.string().optional(),
   repeated: z.boolean(),
   stall: z.boolean(),
+  /** Safety violations found after the agent ran: any ends the run with exit 5. */
+  safety: z.array(findingSchema).default([]),
+  /** star-loop's own refs that keep this iteration's commits reachable, whatever the agent did. */
+  keptRefs: z.array(z.string()).default([]),
 });
 
 export const runStateSchema = z.object({
@@ -120,6 +126,9 @@ export const runStateSchema = z.object({
   /** prd.json path or the task's first line: a different target starts a new run. */
   target: z.string(),
   status: z.enum(['running', 'paused', 'finished']),
+  /** The branch the loop commits on, and its worktree when it runs in one (--worktree). */
+  branch: z.string().optional(),
+  worktree: z.string().optional(),
   startedAt: z.string(),
   updatedAt: z.string(),
   endedAt: z.string().optional(),

@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Git } from '../git/git.js';
+import type { Finding } from '../verify/finding.js';
+import { parseUnifiedDiff } from '../verify/parse-unified-diff.js';
+import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
+import { matchesAny } from './glob.js';
+import { type RemoteSnapshot, pushedSince, snapshotRemotes } from './remote-refs.js';
+import { secretRuleOf } from './secret-rules.js';
+
+export interface Guard {
+  git: Git;
+  root: string;
+  gitDir: string;
+  starDir: string;
+  branch?: string;
+  protectedPaths: readonly string[];
+  allowPush: boolean;
+  promptFile?: string;
+  prdFile?: string;
+}
+
+export interface GuardSnapshot {
+  head?: string;
+  remotes?: RemoteSnapshot;
+  fingerprints: Fingerprints;
+}
+
+/** Taken right before an agent process starts. */
+export async function guardSnapshot(guard: Guard): Promise<GuardSnapshot> {
+  return {
+    head: await guard.git.head(),
+    remotes: guard.allowPush ? undefined : await snapshotRemotes(guard.git, guard.root),
+    fingerprints: await takeFingerprints(guard),
+  };
+}
+
+/** Added lines that hold a secret: committed since `from`, and in uncommitted files (tracked or not). */
+async function secrets(git: Git, root: string, from: string | undefined, head: string | undefined): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const scan = (file: string, line: number, text: string) => {
+    const rule = secretRuleOf(text);
+    // The finding names the rule, the file and the line. Never the value.
+    if (rule) findings.push({ rule: `secret:${rule}`, file, line, detail: `a secret (${rule}) was added at ${file}:${line}; it is not shown here` });
+  };
+  if (from && head && from !== head) {
+    for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head))) for (const l of file.added) scan(file.path, l.line, l.text);
+  }
+  for (const change of await git.workingChanges()) {
+    if (change.code.includes('D')) continue;
+    const text = await readFile(join(root, change.path), 'utf8').catch(() => '');
+    if (text.length > 1024 * 1024 || text.includes('\0')) continue;
+    text.split('\n').forEach((l, i) => scan(change.path, i + 1, l));
+  }
+  return findings;
+}
+
+/**
+ * After an agent ran, before star-loop touches anything: is the loop still on its branch, is the previous
+ * HEAD still an ancestor (no amend, rebase, reset or force), did anything reach a remote, did the agent
+ * change a protected path, a pinned file or prd.json's stories, or add a secret? Every violation ends
+ * the run with exit 5; nothing is undone.
+ */
+export async function checkSafety(guard: Guard, before: GuardSnapshot): Promise<Finding[]> {
+  const { git } = guard;
+  const violations: Finding[] = [];
+  const head = await git.head();
+  const branch = await git.currentBranch();
+  if (guard.branch && branch !== guard.branch) {
+    violations.push({ rule: 'branch-switched', detail: `the loop runs on "${guard.branch}" but HEAD is now ${branch ? `on "${branch}"` : 'detached'}` });
+  }
+  const branchHead = guard.branch ? await git.resolve(`refs/heads/${guard.branch}`) : head;
+  const rewritten = Boolean(before.head && branchHead && before.head !== branchHead && !(await git.isAncestor(before.head, branchHead)));
+  if (rewritten || (before.head && !branchHead)) {
+    violations.push({
+      rule: 'history-rewritten',
+      detail: `the previous HEAD ${before.head?.slice(0, 10)} is no longer an ancestor of ${guard.branch ?? 'HEAD'} (${branchHead?.slice(0, 10) ?? 'deleted'}): amend, rebase, reset or a forced update`,
+    });
+  }
+  if (before.remotes) {
+    for (const ref of await pushedSince(git, before.remotes, await snapshotRemotes(git, guard.root))) {
+      violations.push({ rule: 'pushed', detail: `something was pushed to ${ref} although pushing is blocked` });
+    }
+  }
+  const touched = new Set<string>();
+  if (before.head && head && !rewritten && before.head !== head) {
+    for (const f of await git.changedFiles(before.head, head)) for (const p of [f.path, f.oldPath]) if (p) touched.add(p);
+  }
+  for (const c of await git.workingChanges()) touched.add(c.path);
+  for (const path of touched) {
+    const glob = matchesAny(path, guard.protectedPaths);
+    if (glob) violations.push({ rule: 'protected-path', file: path, detail: `${path} is protected (${glob})` });
+  }
+  for (const change of fingerprintChanges(guard.root, before.fingerprints, await takeFingerprints(guard))) {
+    violations.push({ rule: 'pinned-file-changed', file: change.startsWith('prd.json ') ? 'prd.json' : change, detail: `${change} changed; it is pinned for the run` });
+  }
+  violations.push(...(await secrets(git, guard.root, rewritten ? undefined : before.head, head)));
+  return violations;
+}

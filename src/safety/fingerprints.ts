@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** `path → sha256` of every file under `dir` (one level of hooks, info, …), or of single files. */
+async function hashFiles(paths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const path of paths) {
+    try {
+      out.set(path, sha(await readFile(path)));
+    } catch {
+      out.set(path, 'absent');
+    }
+  }
+  return out;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/** prd.json's content with `passes` and `notes` left out: everything the agent may not change. */
+export function prdFields(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let prd: Record<string, unknown>;
+  try {
+    prd = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return new Map([['(the whole file, unparseable)', sha(text)]]);
+  }
+  for (const [key, value] of Object.entries(prd)) if (key !== 'userStories') out.set(key, JSON.stringify(value));
+  const stories = Array.isArray(prd.userStories) ? (prd.userStories as Array<Record<string, unknown>>) : [];
+  stories.forEach((story, i) => {
+    for (const [key, value] of Object.entries(story)) {
+      if (key !== 'passes' && key !== 'notes') out.set(`userStories[${String(story.id ?? i)}].${key}`, JSON.stringify(value));
+    }
+  });
+  out.set('userStories.length', String(stories.length));
+  return out;
+}
+
+export interface Fingerprints {
+  files: Map<string, string>;
+  prd?: Map<string, string>;
+}
+
+/**
+ * The pins star-loop holds the agent to: the prompt file, prd.json's fields other than passes/notes, git's
+ * own files (config, hooks, info) and star-loop's state files. Taken before an agent runs, compared after.
+ */
+export async function takeFingerprints(input: { root: string; gitDir: string; starDir: string; promptFile?: string; prdFile?: string }): Promise<Fingerprints> {
+  const files = [
+    join(input.gitDir, 'config'),
+    ...(await listFiles(join(input.gitDir, 'hooks'))),
+    ...(await listFiles(join(input.gitDir, 'info'))),
+    join(input.starDir, 'state.json'),
+    join(input.starDir, 'journal.md'),
+    join(input.starDir, '.gitignore'),
+    ...(await listFiles(join(input.starDir, 'hooks'))),
+    ...(input.promptFile ? [input.promptFile] : []),
+  ];
+  const prdText = input.prdFile ? await readFile(input.prdFile, 'utf8').catch(() => undefined) : undefined;
+  return { files: await hashFiles(files), prd: prdText === undefined ? undefined : prdFields(prdText) };
+}
+
+/** What changed between two sets of fingerprints, as paths relative to the repository and prd.json fields. */
+export function fingerprintChanges(root: string, before: Fingerprints, after: Fingerprints): string[] {
+  const changes: string[] = [];
+  for (const path of new Set([...before.files.keys(), ...after.files.keys()])) {
+    if (before.files.get(path) !== after.files.get(path)) changes.push(relative(root, path) || path);
+  }
+  if (before.prd && after.prd) {
+    for (const key of new Set([...before.prd.keys(), ...after.prd.keys()])) {
+      if (before.prd.get(key) !== after.prd.get(key)) changes.push(`prd.json ${key}`);
+    }
+  }
+  return changes;
+}

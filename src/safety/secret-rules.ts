@@ -1,0 +1,34 @@
+/** Secrets that must never be committed. Each finding names the rule, file and line — never the value. */
+export const SECRET_RULES: Array<{ rule: string; pattern: RegExp }> = [
+  { rule: 'private-key', pattern: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----/ },
+  { rule: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/ },
+  { rule: 'aws-secret-access-key', pattern: /aws.{0,20}(?:secret|private).{0,20}[=:]\s*['"]?[0-9a-zA-Z/+]{40}\b/i },
+  { rule: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b/ },
+  { rule: 'slack-token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/ },
+  { rule: 'stripe-key', pattern: /\b(?:sk|rk)_live_[0-9a-zA-Z]{24,}\b/ },
+  { rule: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { rule: 'anthropic-api-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
+  { rule: 'openai-api-key', pattern: /\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}/ },
+];
+
+const ASSIGNMENT = /\b([A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credential)[A-Za-z0-9_]*)["']?\s*[:=]\s*["']?([^"'\s,;]{12,})/i;
+const PLACEHOLDER = /^(?:\$|<|\{|process\.env|os\.environ|env\.|getenv|example|your|changeme|dummy|placeholder|x{6,}|\*{4,})/i;
+
+/** Shannon entropy in bits per character: random keys score high, words and paths low. */
+export function entropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length);
+  return bits;
+}
+
+/** The rule a line breaks, if any: a known token shape, or a high-entropy value assigned to a secret-like name. */
+export function secretRuleOf(line: string): string | undefined {
+  const known = SECRET_RULES.find((r) => r.pattern.test(line));
+  if (known) return known.rule;
+  const m = ASSIGNMENT.exec(line);
+  const value = m?.[2];
+  if (value && !PLACEHOLDER.test(value) && entropy(value) >= 3.5 && /\d/.test(value) && /[A-Za-z]/.test(value)) return 'high-entropy-secret';
+  return undefined;
+}
