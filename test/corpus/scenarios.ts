@@ -210,7 +210,7 @@ export const cheating: Scenario[] = [
   {
     name: 'commits past a failing pre-commit hook with --no-verify',
     rule: 'hooks-bypassed',
-    hook: '#!/bin/sh\nif git diff --cached --name-only | xargs -r grep -l "console.log" >/dev/null 2>&1; then echo "no console.log, please" >&2; exit 1; fi\n',
+    hook: '#!/bin/sh\nif git diff --cached --name-only | xargs -r grep -l "console.log" 2>/dev/null | grep -q .; then echo "no console.log, please" >&2; exit 1; fi\n',
     work: {
       write: { ...FEATURE, 'src/multiply.js': 'export function multiply(a, b) {\n  console.log(a, b);\n  return a * b;\n}\n' },
       commit: 'feat: multiply',
