@@ -20,11 +20,12 @@ import { buildPlan } from '../recon/plan.js';
 import { readGitState } from '../recon/read-git-state.js';
 import { renderPlan } from '../recon/render-plan.js';
 import { buildReport } from '../report/build-report.js';
-import { applyWorkspace } from '../safety/apply-workspace.js';
-import { writePushBlockingHooks, pushBlockingEnv } from '../safety/block-push.js';
-import { decideWorkspace, defaultLoopBranch, describeWorkspace, worktreeDir } from '../safety/decide-workspace.js';
 import { printLine, terminalSubscriber } from '../report/terminal-output.js';
 import { writeReport } from '../report/write-report.js';
+import { applyWorkspace } from '../safety/apply-workspace.js';
+import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js';
+import { decideWorkspace, defaultLoopBranch, describeWorkspace, worktreeDir } from '../safety/decide-workspace.js';
+import { createRedactor, redactDeep } from '../safety/redactor.js';
 import { startRunState } from '../state/new-run-state.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, writeState } from '../state/state-store.js';
@@ -54,7 +55,10 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
   const target = options.branch ?? prd?.prd.branchName;
   const workspaceInput = { options, git: gitState, target, targetExists: target ? await git.branchExists(target) : false };
   const worktreeBranch = target ?? defaultLoopBranch(options);
-  const workspace = decideWorkspace({ ...workspaceInput, worktreeExists: options.worktree && existsSync(worktreeDir(root, worktreeBranch)) });
+  const workspace = decideWorkspace({
+    ...workspaceInput,
+    worktreeExists: options.worktree && existsSync(worktreeDir(root, worktreeBranch)),
+  });
   // The invocation is pure: built once here with an empty prompt to show what will run.
   const probe = adapter.invocation({
     root,
@@ -125,7 +129,8 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
   state.worktree = worktree;
 
   const logger = createEventLogger(paths.log);
-  const emit = createEmitter([logger.log, terminalSubscriber(options.json)]);
+  const redactor = createRedactor(process.env);
+  const emit = createEmitter([logger.log, terminalSubscriber(options.json)], redactor.longest > 0 ? redactor.redact : undefined);
   const controller = new AbortController();
   const removeSignals = onStopSignals(controller);
   const ctx: LoopContext = {
@@ -139,6 +144,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
     emit,
     signal: controller.signal,
     env,
+    redactor,
     guard: {
       git,
       root: options.root,
@@ -173,7 +179,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
 
   const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
   const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024, verify: options.verify });
-  await writeReport(paths, report);
+  await writeReport(paths, redactDeep(report, redactor.redact));
   emit({
     type: 'run.finished',
     runId: state.runId,

@@ -210,7 +210,9 @@ export class Git {
 
   /** A new worktree of star-loop's run on `branch` (created at `base` when it does not exist). */
   async addWorktree(dir: string, branch: string, base: string): Promise<void> {
-    const args = (await this.branchExists(branch)) ? ['worktree', 'add', '--quiet', dir, branch] : ['worktree', 'add', '--quiet', '-b', branch, dir, base];
+    const args = (await this.branchExists(branch))
+      ? ['worktree', 'add', '--quiet', dir, branch]
+      : ['worktree', 'add', '--quiet', '-b', branch, dir, base];
     await this.raw(args);
   }
 
@@ -231,7 +233,12 @@ export class Git {
   /** `ref → commit` for every ref under `prefix` (e.g. `refs/remotes/`). */
   async refs(prefix: string): Promise<Map<string, string>> {
     const out = (await this.tryRaw(['for-each-ref', '--format=%(refname) %(objectname)', prefix])) ?? '';
-    return new Map(out.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+    return new Map(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ') as [string, string]),
+    );
   }
 
   /** The subject of a ref's newest reflog entry, e.g. "update by push". */
@@ -242,7 +249,12 @@ export class Git {
   /** The refs of a remote given by a local path, read without any network. */
   async localRemoteRefs(path: string): Promise<Map<string, string>> {
     const out = (await this.tryRaw(['ls-remote', path])) ?? '';
-    return new Map(out.split('\n').filter(Boolean).map((l) => l.split('\t').reverse() as [string, string]));
+    return new Map(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t').reverse() as [string, string]),
+    );
   }
 
   /**
@@ -254,7 +266,9 @@ export class Git {
     await git.raw(['read-tree', parent]);
     await git.raw(['add', '--all']);
     const tree = (await git.raw(['write-tree'])).trim();
-    const identity = (await this.hasIdentity()) ? [] : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+    const identity = (await this.hasIdentity())
+      ? []
+      : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
     return (await this.raw([...identity, 'commit-tree', tree, '-p', parent, '-m', message])).trim();
   }
 

@@ -1,4 +1,5 @@
 import type { Plan } from '../recon/plan.js';
+import { redactDeep } from '../safety/redactor.js';
 import type { ClaimRecord, GateResult, IterationRecord, StopReason } from '../state/run-state-schema.js';
 import type { Finding } from '../verify/finding.js';
 
@@ -46,9 +47,9 @@ export type LoopEvent =
 export type LoopEventWithTime = LoopEvent & { time: string };
 export type Emit = (event: LoopEvent) => void;
 
-export function createEmitter(subscribers: Array<(event: LoopEventWithTime) => void>): Emit {
+export function createEmitter(subscribers: Array<(event: LoopEventWithTime) => void>, redact?: (text: string) => string): Emit {
   return (event) => {
-    const stamped = { ...event, time: new Date().toISOString() };
+    const stamped = { ...(redact ? redactDeep(event, redact) : event), time: new Date().toISOString() };
     for (const subscriber of subscribers) subscriber(stamped);
   };
 }

@@ -4,8 +4,8 @@ import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';
 import type { Gate } from '../recon/gate.js';
 import type { Plan } from '../recon/plan.js';
-import type { StarPaths } from '../state/star-paths.js';
 import type { Guard } from '../safety/check-safety.js';
+import type { StarPaths } from '../state/star-paths.js';
 import type { Emit } from './events.js';
 
 /** Everything an iteration needs, resolved once at start and passed down whole. */
@@ -24,6 +24,8 @@ export interface LoopContext {
   env: NodeJS.ProcessEnv;
   /** What the agent is held to after every run (branch, ancestry, pushes, protected and pinned files, secrets). */
   guard: Guard;
+  /** Credential-like environment values, scrubbed from every log and report. */
+  redactor: { redact: (text: string) => string; longest: number };
   /** PRD mode: prd.json's path relative to the repository root, as the prompt names it. */
   prdRelative?: string;
 }

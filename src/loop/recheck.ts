@@ -19,6 +19,7 @@ export async function runBaseline(ctx: LoopContext): Promise<NonNullable<RunStat
     timeoutMs: ctx.options.gateTimeoutMs,
     env: ctx.env,
     signal: ctx.signal,
+    redactor: ctx.redactor,
   });
   const gates = results.map(toBaseline);
   ctx.emit({ type: 'baseline.finished', gates: gates.map(({ name, status, failures }) => ({ name, status, failures })) });
@@ -38,6 +39,7 @@ export async function recheckAccepted(ctx: LoopContext, state: RunState): Promis
     timeoutMs: ctx.options.gateTimeoutMs,
     env: ctx.env,
     signal: ctx.signal,
+    redactor: ctx.redactor,
   });
   const compared = compareGates(state.baseline?.gates ?? [], results);
   const findings: Finding[] = [...compared.findings];

@@ -4,14 +4,14 @@ import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import { runProcess } from '../proc/run-process.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
+import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
+import { keepEvidence } from '../safety/keep-evidence.js';
 import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
 import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
 import type { Finding } from '../verify/finding.js';
 import { planFindings, untickedItems } from '../verify/judge-claim.js';
 import { verifyWork } from '../verify/verify-work.js';
-import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
-import { keepEvidence } from '../safety/keep-evidence.js';
 import { collectClaim, hasPromise } from './collect-claim.js';
 import type { LoopContext } from './loop-context.js';
 import { measureMovement, sameSummary } from './measure-movement.js';
@@ -118,6 +118,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     onStdoutLine: (line) => parser.onLine(line),
     timeoutMs: Math.min(options.iterationTimeoutMs, remainingTime),
     signal: ctx.signal,
+    redactor: ctx.redactor,
   });
   const output = parser.result();
   const agentError =
@@ -148,7 +149,15 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       durationMs: Date.now() - startedAt.getTime(),
       startHead,
       endHead: await git.head(),
-      agent: { exitCode: proc.exitCode, signal: proc.signal, timedOut: proc.timedOut, isError: Boolean(agentError), error: agentError, sessionId: output.sessionId, costUsd: output.costUsd },
+      agent: {
+        exitCode: proc.exitCode,
+        signal: proc.signal,
+        timedOut: proc.timedOut,
+        isError: Boolean(agentError),
+        error: agentError,
+        sessionId: output.sessionId,
+        costUsd: output.costUsd,
+      },
       moved: false,
       movement: [],
       claimNotes: [],

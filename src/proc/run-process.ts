@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
 import { LineSplitter } from './line-splitter.js';
 import { TailBuffer } from './tail-buffer.js';
@@ -23,6 +24,8 @@ export interface ProcessSpec {
   tailBytes?: number;
   /** Between TERM and KILL when the process group has to be ended. */
   graceMs?: number;
+  /** Applied to what is written to the log and the tail (never to what the parser reads). */
+  redactor?: { redact: (text: string) => string; longest: number };
 }
 
 export interface ProcessResult {
@@ -35,6 +38,29 @@ export interface ProcessResult {
   durationMs: number;
   tail: string;
   skippedLongLines: number;
+}
+
+/**
+ * Redacts secrets from a byte stream that may split them across chunks: everything but the last
+ * `longest - 1` characters is released each time, so a secret is always seen whole before it is written.
+ */
+function redactingFilter(redactor: { redact: (text: string) => string; longest: number }) {
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  const keep = redactor.longest - 1;
+  return {
+    write(chunk: Buffer): Buffer {
+      const text = redactor.redact(carry + decoder.write(chunk));
+      const cut = Math.max(0, text.length - keep);
+      carry = text.slice(cut);
+      return Buffer.from(text.slice(0, cut));
+    },
+    end(): Buffer {
+      const rest = redactor.redact(carry + decoder.end());
+      carry = '';
+      return Buffer.from(rest);
+    },
+  };
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
@@ -96,14 +122,23 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   // The main process is done: end what it left running in its group, so the pipes close.
   child.once('exit', () => end());
 
-  const sink = (parseLines: boolean) =>
-    new Writable({
+  const sink = (parseLines: boolean) => {
+    const scrub = spec.redactor && spec.redactor.longest > 0 ? redactingFilter(spec.redactor) : undefined;
+    const out = (data: Buffer, callback: (error?: Error | null) => void) => {
+      tail.push(data);
+      file.write(data, callback);
+    };
+    return new Writable({
       write(chunk: Buffer, _enc, callback) {
         if (parseLines) splitter.push(chunk);
-        tail.push(chunk);
-        file.write(chunk, callback);
+        out(scrub ? scrub.write(chunk) : chunk, callback);
+      },
+      final(callback) {
+        if (!scrub) return callback();
+        out(scrub.end(), callback);
       },
     });
+  };
   const streams = [
     child.stdout ? pipeline(child.stdout, sink(parse)) : Promise.resolve(),
     child.stderr ? pipeline(child.stderr, sink(false)) : Promise.resolve(),

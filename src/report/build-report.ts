@@ -56,6 +56,11 @@ export interface Report {
   }>;
   /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
   recheck?: RunState['recheck'];
+  /** The branch the loop committed on, and its worktree (--worktree). */
+  branch?: string;
+  worktree?: string;
+  /** Safety violations, with star-loop's refs that keep every commit of that iteration reachable. */
+  safety: Array<{ iteration: number; violations: Finding[]; keptRefs: string[] }>;
   runner: { peakRssBytes: number };
 }
 
@@ -118,6 +123,9 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
         },
       })),
     recheck: state.recheck,
+    branch: state.branch,
+    worktree: state.worktree,
+    safety: state.records.filter((r) => r.safety.length > 0).map((r) => ({ iteration: r.n, violations: r.safety, keptRefs: r.keptRefs })),
     runner: { peakRssBytes: input.peakRssBytes },
   };
 }

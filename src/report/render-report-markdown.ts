@@ -21,9 +21,17 @@ export function renderReportMarkdown(report: Report): string {
     `- Accepted: ${report.accepted.length === 0 ? 'none' : report.accepted.map((a) => `${a.story ?? 'task'} (iteration ${a.iteration})`).join(', ')}`,
   );
   out.push(`- Remaining: ${report.remaining.length === 0 ? 'nothing' : report.remaining.join(', ')}`);
+  if (report.worktree) out.push(`- Worktree: ${report.worktree} (branch ${report.branch})`);
+  else if (report.branch) out.push(`- Branch: ${report.branch}`);
   if (report.status === 'paused') out.push('- The run is paused: run the same `star-loop run …` command again to continue it.');
   if (report.verify === 'off')
     out.push("- **WARNING: verification was off (`--verify off`): claims were accepted on the agent's word alone.**");
+  for (const s of report.safety) {
+    out.push('', `## Safety stop in iteration ${s.iteration}`, '');
+    for (const v of s.violations) out.push(`- [${v.rule}] ${where(v)}${v.detail}`);
+    out.push('', 'Nothing was undone. Every commit of that iteration is still reachable; to get one back as a branch:', '');
+    for (const ref of s.keptRefs) out.push(`    git branch recovered-${ref.split('/').pop()} ${ref}`);
+  }
   if (report.recheck && report.recheck.findings.length > 0) {
     out.push('', '## Accepted earlier, broken now', '');
     for (const f of report.recheck.findings) out.push(`- [${f.rule}] ${where(f)}${f.detail}`);

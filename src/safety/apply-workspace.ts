@@ -9,7 +9,11 @@ import type { WorkspacePlan } from './decide-workspace.js';
  * Carries out the workspace plan and returns the options for the loop (in worktree mode its root and
  * prd.json are the worktree's). Switching uses plain `git switch`, which refuses to overwrite local work.
  */
-export async function applyWorkspace(plan: WorkspacePlan, git: Git, options: RunOptions): Promise<{ options: RunOptions; git: Git; branch: string; worktree?: string }> {
+export async function applyWorkspace(
+  plan: WorkspacePlan,
+  git: Git,
+  options: RunOptions,
+): Promise<{ options: RunOptions; git: Git; branch: string; worktree?: string }> {
   if (plan.kind === 'refuse') throw new RefusedError(plan.message, plan.hint);
   try {
     if (plan.kind === 'here') {
@@ -22,7 +26,10 @@ export async function applyWorkspace(plan: WorkspacePlan, git: Git, options: Run
       await git.addWorktree(plan.dir, plan.branch, plan.base);
     }
   } catch (error) {
-    throw new RefusedError(`could not prepare the branch "${plan.branch}": ${(error as Error).message.trim()}`, 'resolve what git says above, then run again');
+    throw new RefusedError(
+      `could not prepare the branch "${plan.branch}": ${(error as Error).message.trim()}`,
+      'resolve what git says above, then run again',
+    );
   }
   const tree = new Git(plan.dir);
   let prdFile = options.prdFile;

@@ -2,9 +2,27 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const HOOKS = [
-  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg',
-  'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-receive', 'update', 'post-receive', 'post-update',
-  'reference-transaction', 'push-to-checkout', 'pre-auto-gc', 'post-rewrite', 'sendemail-validate', 'post-index-change',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-receive',
+  'update',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'post-index-change',
 ];
 /** Push URLs are rewritten to a scheme no git can speak, so a push fails even with `--no-verify`. */
 const PUSH_PREFIXES = ['https://', 'http://', 'ssh://', 'git://', 'file://', 'git@', '/', '.'];
@@ -34,7 +52,10 @@ export async function writePushBlockingHooks(dir: string, originalHooks: string)
  */
 export function pushBlockingEnv(env: NodeJS.ProcessEnv, hooksDir: string): Record<string, string> {
   const start = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
-  const entries: Array<[string, string]> = [['core.hooksPath', hooksDir], ...PUSH_PREFIXES.map((p): [string, string] => [`url.${BLOCKED_SCHEME}${p}.pushInsteadOf`, p])];
+  const entries: Array<[string, string]> = [
+    ['core.hooksPath', hooksDir],
+    ...PUSH_PREFIXES.map((p): [string, string] => [`url.${BLOCKED_SCHEME}${p}.pushInsteadOf`, p]),
+  ];
   const out: Record<string, string> = { GIT_CONFIG_COUNT: String(start + entries.length) };
   entries.forEach(([key, value], i) => {
     out[`GIT_CONFIG_KEY_${start + i}`] = key;

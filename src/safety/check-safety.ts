@@ -5,7 +5,7 @@ import type { Finding } from '../verify/finding.js';
 import { parseUnifiedDiff } from '../verify/parse-unified-diff.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
 import { matchesAny } from './glob.js';
-import { type RemoteSnapshot, pushedSince, snapshotRemotes } from './remote-refs.js';
+import { pushedSince, type RemoteSnapshot, snapshotRemotes } from './remote-refs.js';
 import { secretRuleOf } from './secret-rules.js';
 
 export interface Guard {
@@ -41,7 +41,13 @@ async function secrets(git: Git, root: string, from: string | undefined, head: s
   const scan = (file: string, line: number, text: string) => {
     const rule = secretRuleOf(text);
     // The finding names the rule, the file and the line. Never the value.
-    if (rule) findings.push({ rule: `secret:${rule}`, file, line, detail: `a secret (${rule}) was added at ${file}:${line}; it is not shown here` });
+    if (rule)
+      findings.push({
+        rule: `secret:${rule}`,
+        file,
+        line,
+        detail: `a secret (${rule}) was added at ${file}:${line}; it is not shown here`,
+      });
   };
   if (from && head && from !== head) {
     for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head))) for (const l of file.added) scan(file.path, l.line, l.text);
@@ -67,7 +73,10 @@ export async function checkSafety(guard: Guard, before: GuardSnapshot): Promise<
   const head = await git.head();
   const branch = await git.currentBranch();
   if (guard.branch && branch !== guard.branch) {
-    violations.push({ rule: 'branch-switched', detail: `the loop runs on "${guard.branch}" but HEAD is now ${branch ? `on "${branch}"` : 'detached'}` });
+    violations.push({
+      rule: 'branch-switched',
+      detail: `the loop runs on "${guard.branch}" but HEAD is now ${branch ? `on "${branch}"` : 'detached'}`,
+    });
   }
   const branchHead = guard.branch ? await git.resolve(`refs/heads/${guard.branch}`) : head;
   const rewritten = Boolean(before.head && branchHead && before.head !== branchHead && !(await git.isAncestor(before.head, branchHead)));
@@ -92,7 +101,11 @@ export async function checkSafety(guard: Guard, before: GuardSnapshot): Promise<
     if (glob) violations.push({ rule: 'protected-path', file: path, detail: `${path} is protected (${glob})` });
   }
   for (const change of fingerprintChanges(guard.root, before.fingerprints, await takeFingerprints(guard))) {
-    violations.push({ rule: 'pinned-file-changed', file: change.startsWith('prd.json ') ? 'prd.json' : change, detail: `${change} changed; it is pinned for the run` });
+    violations.push({
+      rule: 'pinned-file-changed',
+      file: change.startsWith('prd.json ') ? 'prd.json' : change,
+      detail: `${change} changed; it is pinned for the run`,
+    });
   }
   violations.push(...(await secrets(git, guard.root, rewritten ? undefined : before.head, head)));
   return violations;

@@ -11,7 +11,10 @@ export type WorkspacePlan =
 /** A branch name for a `--worktree` run that is the same every time the same command runs (so it resumes). */
 export function defaultLoopBranch(options: RunOptions): string {
   if (options.prdFile) return `star-loop/${basename(options.prdFile).replace(/\.json$/, '')}`;
-  return `star-loop/task-${createHash('sha256').update(options.task ?? '').digest('hex').slice(0, 8)}`;
+  return `star-loop/task-${createHash('sha256')
+    .update(options.task ?? '')
+    .digest('hex')
+    .slice(0, 8)}`;
 }
 
 export function worktreeDir(root: string, branch: string): string {
@@ -34,12 +37,26 @@ export function decideWorkspace(input: {
   if (options.worktree) {
     const branch = target ?? defaultLoopBranch(options);
     if (branch === def && !options.allowDefaultBranch) {
-      return { kind: 'refuse', message: `the loop's branch "${branch}" is the default branch`, hint: 'choose another with --branch NAME (or --allow-default-branch)' };
+      return {
+        kind: 'refuse',
+        message: `the loop's branch "${branch}" is the default branch`,
+        hint: 'choose another with --branch NAME (or --allow-default-branch)',
+      };
     }
     if (branch === git.branch) {
-      return { kind: 'refuse', message: `"${branch}" is checked out here, so it cannot have a worktree of its own`, hint: `run without --worktree, or use --branch ${branch}-loop` };
+      return {
+        kind: 'refuse',
+        message: `"${branch}" is checked out here, so it cannot have a worktree of its own`,
+        hint: `run without --worktree, or use --branch ${branch}-loop`,
+      };
     }
-    return { kind: 'worktree', branch, dir: worktreeDir(git.root, branch), action: input.worktreeExists ? 'reuse' : 'create', base: options.base ?? 'HEAD' };
+    return {
+      kind: 'worktree',
+      branch,
+      dir: worktreeDir(git.root, branch),
+      action: input.worktreeExists ? 'reuse' : 'create',
+      base: options.base ?? 'HEAD',
+    };
   }
   const branch = target ?? git.branch;
   if (!branch) {
@@ -49,11 +66,16 @@ export function decideWorkspace(input: {
     return {
       kind: 'refuse',
       message: `refusing to run on the default branch "${branch}": the agent's commits would land there`,
-      hint: target ? 'set another branchName in prd.json or pass --branch NAME (or --allow-default-branch)' : 'git switch -c star-loop/work   (or --branch NAME, --worktree, --allow-default-branch)',
+      hint: target
+        ? 'set another branchName in prd.json or pass --branch NAME (or --allow-default-branch)'
+        : 'git switch -c star-loop/work   (or --branch NAME, --worktree, --allow-default-branch)',
     };
   }
   if (git.changes.length > 0 && !options.allowDirty) {
-    const names = git.changes.slice(0, 3).map((c) => c.path).join(', ');
+    const names = git.changes
+      .slice(0, 3)
+      .map((c) => c.path)
+      .join(', ');
     return {
       kind: 'refuse',
       message: `the work tree has ${git.changes.length} uncommitted change(s) (${names}${git.changes.length > 3 ? ', …' : ''}): they would be mixed into the agent's work`,
@@ -61,7 +83,9 @@ export function decideWorkspace(input: {
     };
   }
   if (branch === git.branch) return { kind: 'here', branch, action: 'stay' };
-  return input.targetExists ? { kind: 'here', branch, action: 'switch' } : { kind: 'here', branch, action: 'create', base: options.base ?? 'HEAD' };
+  return input.targetExists
+    ? { kind: 'here', branch, action: 'switch' }
+    : { kind: 'here', branch, action: 'create', base: options.base ?? 'HEAD' };
 }
 
 export function describeWorkspace(plan: WorkspacePlan): string {
@@ -69,7 +93,11 @@ export function describeWorkspace(plan: WorkspacePlan): string {
     case 'refuse':
       return `REFUSED — ${plan.message} (fix: ${plan.hint})`;
     case 'here':
-      return plan.action === 'stay' ? `on "${plan.branch}"` : plan.action === 'switch' ? `switch to the existing branch "${plan.branch}"` : `create "${plan.branch}" from ${plan.base} and switch to it`;
+      return plan.action === 'stay'
+        ? `on "${plan.branch}"`
+        : plan.action === 'switch'
+          ? `switch to the existing branch "${plan.branch}"`
+          : `create "${plan.branch}" from ${plan.base} and switch to it`;
     case 'worktree':
       return `${plan.action === 'reuse' ? 'reuse the' : 'a new'} worktree ${plan.dir} on "${plan.branch}"${plan.action === 'create' ? ` (from ${plan.base} if the branch is new)` : ''}; your checkout is not touched`;
   }

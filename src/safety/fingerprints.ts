@@ -54,7 +54,13 @@ export interface Fingerprints {
  * The pins star-loop holds the agent to: the prompt file, prd.json's fields other than passes/notes, git's
  * own files (config, hooks, info) and star-loop's state files. Taken before an agent runs, compared after.
  */
-export async function takeFingerprints(input: { root: string; gitDir: string; starDir: string; promptFile?: string; prdFile?: string }): Promise<Fingerprints> {
+export async function takeFingerprints(input: {
+  root: string;
+  gitDir: string;
+  starDir: string;
+  promptFile?: string;
+  prdFile?: string;
+}): Promise<Fingerprints> {
   const files = [
     join(input.gitDir, 'config'),
     ...(await listFiles(join(input.gitDir, 'hooks'))),

@@ -29,7 +29,10 @@ export async function snapshotRemotes(git: Git, root: string): Promise<RemoteSna
 export async function pushedSince(git: Git, before: RemoteSnapshot, after: RemoteSnapshot): Promise<string[]> {
   const pushed: string[] = [];
   for (const [ref, commit] of after.tracking) {
-    if (before.tracking.get(ref) !== commit && /push/i.test((await git.lastReflog(ref)) ?? '')) pushed.push(ref.replace('refs/remotes/', ''));
+    // A local remote's real refs are compared below; its tracking refs would only say the same twice.
+    if (after.local.has(ref.split('/')[2] ?? '')) continue;
+    if (before.tracking.get(ref) !== commit && /push/i.test((await git.lastReflog(ref)) ?? ''))
+      pushed.push(ref.replace('refs/remotes/', ''));
   }
   for (const [remote, refs] of after.local) {
     const was = before.local.get(remote) ?? new Map();

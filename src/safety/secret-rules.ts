@@ -11,7 +11,8 @@ export const SECRET_RULES: Array<{ rule: string; pattern: RegExp }> = [
   { rule: 'openai-api-key', pattern: /\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}/ },
 ];
 
-const ASSIGNMENT = /\b([A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credential)[A-Za-z0-9_]*)["']?\s*[:=]\s*["']?([^"'\s,;]{12,})/i;
+const ASSIGNMENT =
+  /\b([A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credential)[A-Za-z0-9_]*)["']?\s*[:=]\s*["']?([^"'\s,;]{12,})/i;
 const PLACEHOLDER = /^(?:\$|<|\{|process\.env|os\.environ|env\.|getenv|example|your|changeme|dummy|placeholder|x{6,}|\*{4,})/i;
 
 /** Shannon entropy in bits per character: random keys score high, words and paths low. */
@@ -29,6 +30,7 @@ export function secretRuleOf(line: string): string | undefined {
   if (known) return known.rule;
   const m = ASSIGNMENT.exec(line);
   const value = m?.[2];
-  if (value && !PLACEHOLDER.test(value) && entropy(value) >= 3.5 && /\d/.test(value) && /[A-Za-z]/.test(value)) return 'high-entropy-secret';
+  if (value && !PLACEHOLDER.test(value) && entropy(value) >= 3.5 && /\d/.test(value) && /[A-Za-z]/.test(value))
+    return 'high-entropy-secret';
   return undefined;
 }

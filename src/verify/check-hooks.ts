@@ -51,6 +51,7 @@ export async function checkHooks(input: {
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  redactor?: { redact: (text: string) => string; longest: number };
 }): Promise<Finding[]> {
   if (input.base === input.head) return [];
   const hook = join(await input.git.hooksDir(), 'pre-commit');
@@ -71,6 +72,7 @@ export async function checkHooks(input: {
       logFile: input.logFile,
       timeoutMs: input.timeoutMs,
       signal: input.signal,
+      redactor: input.redactor,
     });
     if (run.aborted || (run.exitCode === 0 && !run.timedOut)) return [];
     if (await failsWithNothingStaged(input, join(dir, 'empty'))) {

@@ -9,6 +9,7 @@ export interface GateRunOptions {
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  redactor?: { redact: (text: string) => string; longest: number };
   onResult?: (result: GateResult) => void;
 }
 
@@ -30,6 +31,7 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       tailBytes: 4096,
+      redactor: options.redactor,
     });
     // A gate ended by a stop has no verdict: leave it out, so the claim counts as not verified.
     if (run.aborted) break;

@@ -103,6 +103,7 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
     onStdoutLine: (line) => parser.onLine(line),
     timeoutMs: options.iterationTimeoutMs,
     signal: ctx.signal,
+    redactor: ctx.redactor,
   });
   const output = parser.result();
   const text = await readFile(verdictFile, 'utf8').catch(() => undefined);

@@ -46,6 +46,7 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
     timeoutMs: options.gateTimeoutMs,
     env: ctx.env,
     signal: ctx.signal,
+    redactor: ctx.redactor,
     onResult: ({ tail: _tail, ...result }) => emit({ type: 'gate.finished', iteration: input.iteration, result }),
   });
   const complete = gates.length === ctx.gates.length && !ctx.signal.aborted;
@@ -70,6 +71,7 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
         timeoutMs: options.gateTimeoutMs,
         env: ctx.env,
         signal: ctx.signal,
+        redactor: ctx.redactor,
       })),
     );
   }
