@@ -1,11 +1,6 @@
 import pRetry, { AbortError } from 'p-retry';
-import { type SimpleGit, simpleGit } from 'simple-git';
-
-/** What a git child needs from star-loop's environment (simple-git rejects editors and pagers in it). */
-function pickGitEnv(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM', 'XDG_CONFIG_HOME'];
-  return Object.fromEntries(keep.flatMap((k) => (process.env[k] !== undefined ? [[k, process.env[k] as string]] : [])));
-}
+import { simpleGit } from 'simple-git';
+import { runCapture } from '../proc/run-capture.js';
 
 /** star-loop's own directory inside the repository; never counts as user work. */
 export const STAR_DIR = '.star';
@@ -24,11 +19,7 @@ export interface WorkingChange {
  * appear here.
  */
 export class Git {
-  private readonly git: SimpleGit;
-
-  constructor(readonly root: string) {
-    this.git = simpleGit({ baseDir: root, maxConcurrentProcesses: 2 });
-  }
+  constructor(readonly root: string) {}
 
   /** The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. */
   static async topLevel(cwd: string): Promise<string | undefined> {
@@ -50,13 +41,19 @@ export class Git {
     await this.raw(['switch', '--quiet', '--create', name]);
   }
 
-  private async raw(args: string[]): Promise<string> {
-    return this.git.raw(args);
+  /**
+   * Runs git in the repository. Not through simple-git: its completion detection adds a fixed 50 ms to
+   * every command that prints nothing (a clean `git status`, an empty diff), and the loop runs many of
+   * those per iteration.
+   */
+  private async raw(args: string[], env?: Record<string, string>): Promise<string> {
+    const result = await runCapture('git', args, { cwd: this.root, env: env ? { ...process.env, ...env } : undefined });
+    if (result.exitCode !== 0) throw new Error(result.stderr.trim() || `git ${args[0]} exited ${result.exitCode}`);
+    return result.stdout;
   }
 
   private async tryRaw(args: string[]): Promise<string | undefined> {
     try {
-      // simple-git resolves a quiet failure (exit 1, nothing on stderr) with empty output.
       return (await this.raw(args)).trim() || undefined;
     } catch {
       return undefined;
@@ -175,7 +172,7 @@ export class Git {
    */
   async addStagedWorktree(dir: string, base: string, head: string): Promise<void> {
     await this.raw(['worktree', 'add', '--quiet', '--detach', dir, base]);
-    await simpleGit({ baseDir: dir }).raw(['read-tree', '-m', '-u', base, head]);
+    await new Git(dir).raw(['read-tree', '-m', '-u', base, head]);
   }
 
   /** Removes a worktree star-loop added itself (never one of the user's). */
@@ -262,10 +259,10 @@ export class Git {
    * index: the branch, the real index and the files are not touched. For keeping a copy on a ref.
    */
   async snapshotWorkTree(message: string, parent: string, indexFile: string): Promise<string> {
-    const git = simpleGit({ baseDir: this.root }).env({ ...pickGitEnv(), GIT_INDEX_FILE: indexFile });
-    await git.raw(['read-tree', parent]);
-    await git.raw(['add', '--all']);
-    const tree = (await git.raw(['write-tree'])).trim();
+    const env = { GIT_INDEX_FILE: indexFile };
+    await this.raw(['read-tree', parent], env);
+    await this.raw(['add', '--all'], env);
+    const tree = (await this.raw(['write-tree'], env)).trim();
     const identity = (await this.hasIdentity())
       ? []
       : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
