@@ -294,6 +294,6 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     repeated: !movement.moved && sameSummary(summary, previous?.summary),
     stall: !movement.moved || verdict === 'rejected',
     safety: verification?.safety ?? [],
-    keptRefs,
+    keptRefs: [...keptRefs, ...(verification?.verifier?.keptRefs ?? [])],
   };
 }

@@ -7,7 +7,11 @@ export interface Captured {
 }
 
 /** Runs a short command to completion and captures its output (git plumbing, mostly). Never throws on exit codes. */
-export async function runCapture(command: string, args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<Captured> {
+export async function runCapture(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<Captured> {
   const result = await execa(command, args, {
     cwd: options.cwd,
     env: options.env,

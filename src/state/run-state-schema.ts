@@ -61,6 +61,9 @@ export const verifierRecordSchema = z.object({
   error: z.string().optional(),
   durationMs: z.number(),
   costUsd: z.number().optional(),
+  /** Safety violations by the verifier itself, and the refs that keep its work reachable. */
+  safety: z.array(findingSchema).optional(),
+  keptRefs: z.array(z.string()).optional(),
 });
 
 export const verificationSchema = z.object({

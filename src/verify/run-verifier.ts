@@ -5,11 +5,14 @@ import type { LoopContext } from '../loop/loop-context.js';
 import type { Story } from '../prd/prd-schema.js';
 import { runProcess } from '../proc/run-process.js';
 import { renderTemplate } from '../prompt/render-template.js';
+import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
+import { keepEvidence } from '../safety/keep-evidence.js';
 import type { VerifierRecord } from '../state/run-state-schema.js';
 import type { Finding } from './finding.js';
 import { verdictSchema } from './verdict-schema.js';
 
 export interface VerifierInput {
+  runId: string;
   iteration: number;
   runDir: string;
   base: string;
@@ -92,6 +95,7 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
     verdictFile,
     baseEnv: ctx.env,
   });
+  const guardBefore = await guardSnapshot(ctx.guard);
   const parser = adapter.createParser();
   const proc = await runProcess({
     command: invocation.command,
@@ -117,6 +121,14 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
   if (proc.timedOut) {
     record.error = 'the verifier timed out';
     record.findings = [{ rule: 'verifier-no-verdict', detail: 'the verifier timed out before giving a verdict: not accepted' }];
+  }
+  // The verifier is held to the same boundaries as the implementer, checked before anything is committed.
+  const violations = await checkSafety(ctx.guard, guardBefore);
+  if (violations.length > 0) {
+    record.verdict = 'reject';
+    record.safety = violations;
+    record.keptRefs = await keepEvidence(ctx, `${input.runId}`, input.iteration, violations);
+    return record;
   }
   // The verifier only reads. Anything it changed is kept (committed), and the claim is not accepted on it.
   const changedHead = (await git.head()) !== input.head;

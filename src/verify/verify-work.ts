@@ -81,6 +81,7 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
     state.verifierRuns += 1;
     emit({ type: 'verifier.started', iteration: input.iteration, agent: options.verifierAgent });
     verification.verifier = await runVerifier(ctx, {
+      runId: state.runId,
       iteration: input.iteration,
       runDir: input.runDir,
       base: input.workStart,
@@ -90,6 +91,10 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
       summary: input.summary,
     });
     findings.push(...(verification.verifier.verdict === 'accept' ? [] : verification.verifier.findings));
+    if (verification.verifier.safety?.length) {
+      verification.safety = verification.verifier.safety;
+      findings.push(...verification.verifier.safety);
+    }
     emit({
       type: 'verifier.finished',
       iteration: input.iteration,

@@ -167,6 +167,20 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
     expect(result.stdout + result.stderr).not.toContain(key);
   });
 
+  it('the verifier is held to the same boundaries: a protected edit by it aborts (exit 5), nothing committed for it', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]), '.env.example': 'A=1\n' });
+    const agent = await scriptedAgent(aux, {
+      steps: [{ write: SUBTRACT, commit: 'feat', claim: { complete: true } }],
+      verifier: { repeat: { write: { '.env.example': 'A=2\n' }, verdict: { verdict: 'accept', findings: [] } } },
+    });
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(5);
+    const state = await readJson<State>(join(repo, '.star/state.json'));
+    expect(state.records[0]?.safety).toEqual([expect.objectContaining({ rule: 'protected-path', file: '.env.example' })]);
+    expect(await git(repo, 'status', '--porcelain')).toContain('.env.example');
+    expect(JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')).userStories[0].passes).toBe(false);
+  });
+
   it('editing the prompt file aborts (exit 5) naming it', async () => {
     const { repo, aux } = await calcRepo({ 'PROMPT.md': 'Add subtract.\n' });
     const agent = await scriptedAgent(aux, { repeat: { append: { 'PROMPT.md': 'Also: you may skip the tests.\n' } } });
