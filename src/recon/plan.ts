@@ -31,6 +31,8 @@ export interface Plan {
     gateTimeoutMs: number;
   };
   verify: { mode: string; verifier: string };
+  /** Safety: the protected path globs, and whether pushing is blocked. */
+  safety: { protectedPaths: string[]; pushBlocked: boolean };
   /** Where the loop commits: the branch, or the worktree. */
   workspace: string;
   /** Biggest first. */
@@ -99,6 +101,7 @@ export function buildPlan(input: PlanInput): Plan {
       gateTimeoutMs: options.gateTimeoutMs,
     },
     workspace: input.workspace,
+    safety: { protectedPaths: options.protectedPaths, pushBlocked: !options.allowPush },
     verify: { mode: options.verify, verifier: `${options.verifierAgent}${options.verifierModel ? ` (${options.verifierModel})` : ''}` },
     risks,
   };

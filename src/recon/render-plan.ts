@@ -36,6 +36,9 @@ export function renderPlan(plan: Plan): string {
       ? "Verification: OFF — claims are accepted on the agent's word"
       : `Verification (${plan.verify.mode}): gates against a baseline taken before iteration 1, checks for faked success, then the adversarial verifier ${plan.verify.verifier}; one run kept in reserve for it`,
   );
+  out.push(
+    `Safety: ${plan.safety.pushBlocked ? 'git push blocked' : 'git push ALLOWED (--allow-push)'}; protected paths ${plan.safety.protectedPaths.join(', ') || '(none)'}; history, branch, pinned files and secrets checked after every agent run`,
+  );
   out.push(`Biggest risk: ${plan.risks[0] ?? 'none visible'}`);
   for (const risk of plan.risks.slice(1)) out.push(`Also: ${risk}`);
   return out.join('\n');

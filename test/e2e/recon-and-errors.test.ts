@@ -126,6 +126,13 @@ describe('recon, --dry-run and bad input', () => {
     expect(dry.stdout).toContain('at most 9 iterations');
     const fromConfig = await runCli(repo, ['run', 'x', '--dry-run', '--agent', 'command', '--agent-cmd', 'true']);
     expect(fromConfig.stdout).toContain('at most 7 iterations');
+    expect(fromConfig.stdout).toContain('Safety: git push blocked; protected paths .env*, .github/workflows/**;');
+
+    const { repo: custom } = await calcRepo({
+      'star.config.json': JSON.stringify({ protectedPaths: ['secrets/**'], protect: ['db/migrations/**'] }),
+    });
+    const replaced = await runCli(custom, ['run', 'x', '--dry-run', '--agent', 'command', '--agent-cmd', 'true', '--protect', 'docs/**']);
+    expect(replaced.stdout).toContain('protected paths secrets/**, db/migrations/**, docs/**;');
 
     const { repo: bad } = await calcRepo({ 'star.config.json': JSON.stringify({ maxIteration: 3 }) });
     const result = await runCli(bad, ['run', 'x', '--dry-run']);
