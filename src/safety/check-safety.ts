@@ -56,7 +56,9 @@ async function secrets(git: Git, root: string, from: string | undefined, head: s
     if (change.code.includes('D')) continue;
     const text = await readFile(join(root, change.path), 'utf8').catch(() => '');
     if (text.length > 1024 * 1024 || text.includes('\0')) continue;
-    text.split('\n').forEach((l, i) => scan(change.path, i + 1, l));
+    text.split('\n').forEach((l, i) => {
+      scan(change.path, i + 1, l);
+    });
   }
   return findings;
 }
