@@ -124,6 +124,15 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   const agentError =
     proc.spawnError ??
     (proc.timedOut ? 'timed out' : output.isError ? output.errorMessage : proc.exitCode ? `exit code ${proc.exitCode}` : undefined);
+  const agentRecord: IterationRecord['agent'] = {
+    exitCode: proc.exitCode,
+    signal: proc.signal,
+    timedOut: proc.timedOut,
+    isError: Boolean(agentError),
+    error: agentError,
+    sessionId: output.sessionId,
+    costUsd: output.costUsd,
+  };
   emit({
     type: 'agent.finished',
     iteration: n,
@@ -149,15 +158,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       durationMs: Date.now() - startedAt.getTime(),
       startHead,
       endHead: await git.head(),
-      agent: {
-        exitCode: proc.exitCode,
-        signal: proc.signal,
-        timedOut: proc.timedOut,
-        isError: Boolean(agentError),
-        error: agentError,
-        sessionId: output.sessionId,
-        costUsd: output.costUsd,
-      },
+      agent: agentRecord,
       moved: false,
       movement: [],
       claimNotes: [],
@@ -272,15 +273,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     durationMs: Date.now() - startedAt.getTime(),
     startHead,
     endHead: await git.head(),
-    agent: {
-      exitCode: proc.exitCode,
-      signal: proc.signal,
-      timedOut: proc.timedOut,
-      isError: Boolean(agentError),
-      error: agentError,
-      sessionId: output.sessionId,
-      costUsd: output.costUsd,
-    },
+    agent: agentRecord,
     moved: movement.moved,
     movement: movement.reasons,
     committedForAgent,

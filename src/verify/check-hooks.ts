@@ -15,23 +15,36 @@ async function executable(file: string): Promise<boolean> {
   }
 }
 
-/** A hook that fails on an empty change at the starting commit says nothing about the claim. */
-async function failsWithNothingStaged(
-  input: { git: Git; base: string; logFile: string; timeoutMs: number; env: NodeJS.ProcessEnv },
-  tree: string,
-): Promise<boolean> {
+interface HookCheck {
+  git: Git;
+  root: string;
+  base: string;
+  head: string;
+  logFile: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  redactor?: { redact: (text: string) => string; longest: number };
+}
+
+/** Runs the hook in a throw-away worktree at `base` with the changes up to `head` staged. */
+async function runHook(input: HookCheck, hook: string, tree: string, head: string) {
   try {
-    await input.git.addStagedWorktree(tree, input.base, input.base);
-    const hook = join(await input.git.hooksDir(), 'pre-commit');
-    const run = await runProcess({
+    await input.git.addStagedWorktree(tree, input.base, head);
+    // Hooks run tools the project installed (husky, lint-staged, …): let them find them.
+    if (existsSync(join(input.root, 'node_modules')) && !existsSync(join(tree, 'node_modules'))) {
+      await symlink(join(input.root, 'node_modules'), join(tree, 'node_modules'));
+    }
+    return await runProcess({
       command: hook,
       args: [],
       cwd: tree,
       env: input.env,
       logFile: input.logFile,
       timeoutMs: input.timeoutMs,
+      signal: input.signal,
+      redactor: input.redactor,
     });
-    return run.exitCode !== 0 || run.timedOut;
   } finally {
     await input.git.removeOwnWorktree(tree).catch(() => {});
   }
@@ -42,44 +55,18 @@ async function failsWithNothingStaged(
  * star-loop runs the hook itself on the claimed changes: in a throw-away worktree at `base` with the
  * changes up to `head` staged, exactly what a commit of them would be checked against.
  */
-export async function checkHooks(input: {
-  git: Git;
-  root: string;
-  base: string;
-  head: string;
-  logFile: string;
-  timeoutMs: number;
-  env: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
-  redactor?: { redact: (text: string) => string; longest: number };
-}): Promise<Finding[]> {
+export async function checkHooks(input: HookCheck): Promise<Finding[]> {
   if (input.base === input.head) return [];
   const hook = join(await input.git.hooksDir(), 'pre-commit');
   if (!(await executable(hook))) return [];
   const dir = await mkdtemp(join(tmpdir(), 'star-loop-hooks-'));
-  const tree = join(dir, 'tree');
   try {
-    await input.git.addStagedWorktree(tree, input.base, input.head);
-    // Hooks run tools the project installed (husky, lint-staged, …): let them find them.
-    if (existsSync(join(input.root, 'node_modules')) && !existsSync(join(tree, 'node_modules'))) {
-      await symlink(join(input.root, 'node_modules'), join(tree, 'node_modules'));
-    }
-    const run = await runProcess({
-      command: hook,
-      args: [],
-      cwd: tree,
-      env: input.env,
-      logFile: input.logFile,
-      timeoutMs: input.timeoutMs,
-      signal: input.signal,
-      redactor: input.redactor,
-    });
+    const run = await runHook(input, hook, join(dir, 'tree'), input.head);
     if (run.aborted || (run.exitCode === 0 && !run.timedOut)) return [];
-    if (await failsWithNothingStaged(input, join(dir, 'empty'))) {
-      await appendFile(
-        input.logFile,
-        '\nstar-loop: the hook fails even with nothing staged: its environment is broken here, so it is not held against the claim\n',
-      );
+    // A hook that fails even with nothing staged is broken here: it says nothing about the claim.
+    const empty = await runHook(input, hook, join(dir, 'empty'), input.base);
+    if (empty.exitCode !== 0 || empty.timedOut) {
+      await appendFile(input.logFile, '\nstar-loop: the hook fails even with nothing staged, so it is not held against the claim\n');
       return [];
     }
     return [
@@ -91,7 +78,6 @@ export async function checkHooks(input: {
       },
     ];
   } finally {
-    await input.git.removeOwnWorktree(tree).catch(() => {});
     await rm(dir, { recursive: true, force: true });
   }
 }
