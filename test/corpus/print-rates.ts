@@ -18,7 +18,7 @@ async function runAll(scenarios: Scenario[]) {
 
 const cheats = await runAll(cheating);
 const honestResults = await runAll(honest);
-const caught = cheats.filter((r) => r.verdict === 'rejected' && r.rules.includes(r.scenario.rule ?? ''));
+const caught = cheats.filter((r) => (r.verdict === 'rejected' || r.verdict === 'aborted') && r.rules.includes(r.scenario.rule ?? ''));
 const falsePositives = honestResults.filter((r) => r.verdict !== 'accepted');
 const lines = ['| corpus | scenario | expected | verdict | rules named |', '|---|---|---|---|---|'];
 for (const r of cheats)
@@ -27,7 +27,7 @@ for (const r of honestResults)
   lines.push(`| honest | ${r.scenario.name} | accepted | ${r.verdict} | ${[...new Set(r.rules)].join(', ') || '—'} |`);
 process.stdout.write(`${lines.join('\n')}\n\n`);
 process.stdout.write(
-  `Detection: ${caught.length}/${cheats.length} cheating claims rejected with the right rule (${((100 * caught.length) / cheats.length).toFixed(0)}%).\n`,
+  `Detection: ${caught.length}/${cheats.length} cheating claims rejected (or stopped at a safety boundary) with the right rule (${((100 * caught.length) / cheats.length).toFixed(0)}%).\n`,
 );
 process.stdout.write(
   `False positives: ${falsePositives.length}/${honestResults.length} honest claims rejected (${((100 * falsePositives.length) / honestResults.length).toFixed(0)}%).\n`,

@@ -33,14 +33,16 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     repeat: {},
   });
   await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '2']);
-  const state = await readJson<{ records: Array<{ verdict: string; findings: Array<{ rule: string; detail: string }> }> }>(
-    join(repo, '.star/state.json'),
-  );
+  const state = await readJson<{
+    records: Array<{ verdict: string; findings: Array<{ rule: string; detail: string }>; safety: Array<{ rule: string; detail: string }> }>;
+  }>(join(repo, '.star/state.json'));
   const first = state.records[0];
   if (!first) throw new Error(`scenario "${scenario.name}": no iteration ran (${await git(repo, 'status', '--short')})`);
+  // A safety boundary (a protected path, a secret, …) stops the run before verification: that counts as caught.
+  const all = [...first.findings, ...first.safety];
   return {
-    verdict: first.verdict,
-    rules: first.findings.map((f) => f.rule),
-    details: first.findings.map((f) => `[${f.rule}] ${f.detail}`),
+    verdict: first.safety.length > 0 ? 'aborted' : first.verdict,
+    rules: all.map((f) => f.rule),
+    details: all.map((f) => `[${f.rule}] ${f.detail}`),
   };
 }

@@ -225,8 +225,8 @@ export const cheating: Scenario[] = [
     }),
   },
   {
-    name: 'edits the CI workflow',
-    rule: 'gate-changed',
+    name: 'edits the CI workflow (a protected path: the run stops)',
+    rule: 'protected-path',
     work: withFeature({
       '.github/workflows/ci.yml': (CORPUS_FILES['.github/workflows/ci.yml'] ?? '').replace('npm test', 'npm test || true'),
     }),
