@@ -52,6 +52,15 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
       setExit(await runCommand(task, flags));
     });
 
+  program
+    .command('status')
+    .description('what the run in this repository is doing (or did): state, iteration, story, budgets, last verdict')
+    .option('--json', 'one JSON object')
+    .action(async (flags: { json?: boolean }) => {
+      const { statusCommand } = await import('./commands/status.js');
+      setExit(await statusCommand(flags));
+    });
+
   return program;
 }
 

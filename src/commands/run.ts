@@ -27,6 +27,7 @@ import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js
 import { decideWorkspace, defaultLoopBranch, describeWorkspace, worktreeDir } from '../safety/decide-workspace.js';
 import { createRedactor, redactDeep } from '../safety/redactor.js';
 import { startRunState } from '../state/new-run-state.js';
+import { acquireLock } from '../state/run-lock.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, writeState } from '../state/state-store.js';
 
@@ -116,82 +117,89 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
   const { options, git, branch, worktree } = await applyWorkspace(workspace, userGit, reconOptions);
   const paths = starPaths(options.root);
   await mkdir(paths.runs, { recursive: true });
-  // star-loop's state never shows up as a change in the user's repository.
-  await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
-  let env: NodeJS.ProcessEnv = process.env;
-  if (!options.allowPush) {
-    const hooks = join(paths.dir, 'hooks');
-    await writePushBlockingHooks(hooks, await git.hooksDir());
-    env = { ...process.env, ...pushBlockingEnv(process.env, hooks) };
-  }
-  const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
-  state.branch = branch;
-  state.worktree = worktree;
-
-  const logger = createEventLogger(paths.log);
-  const redactor = createRedactor(process.env);
-  const emit = createEmitter([logger.log, terminalSubscriber(options.json)], redactor.longest > 0 ? redactor.redact : undefined);
-  const controller = new AbortController();
-  const removeSignals = onStopSignals(controller);
-  const ctx: LoopContext = {
-    options,
-    plan,
-    gates,
-    git,
-    paths,
-    adapter,
-    templates: await loadTemplates(),
-    emit,
-    signal: controller.signal,
-    env,
-    redactor,
-    guard: {
-      git,
-      root: options.root,
-      gitDir: await git.gitCommonDir(),
-      starDir: paths.dir,
-      branch,
-      protectedPaths: options.protectedPaths,
-      allowPush: options.allowPush,
-      promptFile: options.promptFile,
-      prdFile: options.prdFile,
-    },
-    prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
-  };
-  emit({ type: 'run.started', runId: state.runId, continued, plan });
-  for (const note of agentNotes) emit({ type: 'warning', message: note });
-  if (options.verify === 'off') {
-    emit({ type: 'warning', message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone" });
-  }
+  const lockWarnings: string[] = [];
+  const releaseLock = await acquireLock(paths.lock, (message) => lockWarnings.push(message));
   try {
-    await runLoop(ctx, state);
-  } catch (error) {
-    state.status = 'paused';
-    state.stopReason = 'error';
-    state.stopDetail = `internal error: ${(error as Error).message}`;
-    state.exitCode = exitCodeFor('error');
-    state.endedAt = new Date().toISOString();
-    await writeState(paths.state, state);
-    emit({ type: 'warning', message: `${state.stopDetail}\n${(error as Error).stack ?? ''}` });
-  } finally {
-    removeSignals();
-  }
+    // star-loop's state never shows up as a change in the user's repository.
+    await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
+    let env: NodeJS.ProcessEnv = process.env;
+    if (!options.allowPush) {
+      const hooks = join(paths.dir, 'hooks');
+      await writePushBlockingHooks(hooks, await git.hooksDir());
+      env = { ...process.env, ...pushBlockingEnv(process.env, hooks) };
+    }
+    const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
+    state.branch = branch;
+    state.worktree = worktree;
+    state.limits = { maxIterations: options.maxIterations, maxTimeMs: options.maxTimeMs };
 
-  const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
-  const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024, verify: options.verify });
-  await writeReport(paths, redactDeep(report, redactor.redact));
-  emit({
-    type: 'run.finished',
-    runId: state.runId,
-    stopReason: report.stopReason,
-    exitCode: report.exitCode,
-    detail: report.detail,
-    reportFile: relative(process.cwd(), paths.reportMd) || paths.reportMd,
-    iterations: report.iterations,
-    accepted: report.accepted.length,
-    rejected: report.rejected.length,
-    remaining,
-  });
-  logger.close();
-  return report.exitCode as ExitCode;
+    const logger = createEventLogger(paths.log);
+    const redactor = createRedactor(process.env);
+    const emit = createEmitter([logger.log, terminalSubscriber(options.json)], redactor.longest > 0 ? redactor.redact : undefined);
+    const controller = new AbortController();
+    const removeSignals = onStopSignals(controller);
+    const ctx: LoopContext = {
+      options,
+      plan,
+      gates,
+      git,
+      paths,
+      adapter,
+      templates: await loadTemplates(),
+      emit,
+      signal: controller.signal,
+      env,
+      redactor,
+      guard: {
+        git,
+        root: options.root,
+        gitDir: await git.gitCommonDir(),
+        starDir: paths.dir,
+        branch,
+        protectedPaths: options.protectedPaths,
+        allowPush: options.allowPush,
+        promptFile: options.promptFile,
+        prdFile: options.prdFile,
+      },
+      prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
+    };
+    emit({ type: 'run.started', runId: state.runId, continued, plan });
+    for (const note of [...lockWarnings, ...agentNotes]) emit({ type: 'warning', message: note });
+    if (options.verify === 'off') {
+      emit({ type: 'warning', message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone" });
+    }
+    try {
+      await runLoop(ctx, state);
+    } catch (error) {
+      state.status = 'paused';
+      state.stopReason = 'error';
+      state.stopDetail = `internal error: ${(error as Error).message}`;
+      state.exitCode = exitCodeFor('error');
+      state.endedAt = new Date().toISOString();
+      await writeState(paths.state, state);
+      emit({ type: 'warning', message: `${state.stopDetail}\n${(error as Error).stack ?? ''}` });
+    } finally {
+      removeSignals();
+    }
+
+    const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
+    const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024, verify: options.verify });
+    await writeReport(paths, redactDeep(report, redactor.redact));
+    emit({
+      type: 'run.finished',
+      runId: state.runId,
+      stopReason: report.stopReason,
+      exitCode: report.exitCode,
+      detail: report.detail,
+      reportFile: relative(process.cwd(), paths.reportMd) || paths.reportMd,
+      iterations: report.iterations,
+      accepted: report.accepted.length,
+      rejected: report.rejected.length,
+      remaining,
+    });
+    logger.close();
+    return report.exitCode as ExitCode;
+  } finally {
+    await releaseLock();
+  }
 }

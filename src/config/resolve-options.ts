@@ -45,6 +45,9 @@ function duration(value: string, field: string): number {
   return ms;
 }
 
+/** Nothing loops forever: no flag or config lifts this. */
+export const MAX_ITERATIONS_CAP = 1000;
+
 function verifyMode(value: string, field: string): VerifyMode {
   if (value === 'claims' || value === 'every' || value === 'off') return value;
   throw new InputError(`${field}: expected claims, every or off, got "${value}"`);
@@ -142,6 +145,12 @@ export async function resolveRunOptions(input: {
   };
   options.verifierAgent = flags.verifierAgent ?? config.verifierAgent ?? options.agent;
   if (options.verifierModel === undefined && options.verifierAgent === options.agent) options.verifierModel = options.model;
+  if (options.maxIterations > MAX_ITERATIONS_CAP) {
+    throw new InputError(
+      `--max-iterations ${options.maxIterations}: at most ${MAX_ITERATIONS_CAP}, an absolute cap no flag lifts`,
+      'split the work into runs of at most 1000 iterations',
+    );
+  }
   if (options.verify !== 'off' && options.maxIterations < 2) {
     throw new InputError(
       `${flags.maxIterations !== undefined ? '--max-iterations' : 'star.config.json: maxIterations'} ${options.maxIterations} leaves no room to verify a claim: one verifier run is always kept in reserve`,

@@ -9,6 +9,7 @@ import { keepEvidence } from '../safety/keep-evidence.js';
 import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
 import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
+import { takeHints } from '../state/take-hints.js';
 import type { Finding } from '../verify/finding.js';
 import { planFindings, untickedItems } from '../verify/judge-claim.js';
 import { verifyWork } from '../verify/verify-work.js';
@@ -65,7 +66,9 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   await rm(paths.claim, { force: true });
   const planBefore = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
 
+  const hints = await takeHints(paths, n);
   const prompt = buildPrompt({
+    hints,
     templates: ctx.templates,
     iteration: n,
     gates: ctx.gates,
@@ -91,6 +94,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     keptRefs.push(`refs/star-loop/${state.runId}/${n}`);
     await git.keepRef(`refs/star-loop/${state.runId}/${n}`, startHead);
   }
+  state.current = { iteration: n, story: story?.id, startedAt: startedAt.toISOString() };
   await beforeAgent();
   const guardBefore = await guardSnapshot(ctx.guard);
 

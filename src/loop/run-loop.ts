@@ -84,6 +84,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
 
     const record = await runIteration(ctx, state, save);
     state.iterationsThisRun = record.index;
+    state.current = undefined;
     state.records.push(record);
     if (record.verdict === 'accepted') {
       state.pendingFindings = [];

@@ -5,6 +5,7 @@ import { type Finding, formatFindings } from '../verify/finding.js';
 import { renderTemplate, type Templates } from './render-template.js';
 
 const MAX_PLAN_CHARS = 8000;
+const MAX_HINTS_CHARS = 4000;
 
 export interface PromptInput {
   templates: Templates;
@@ -13,6 +14,8 @@ export interface PromptInput {
   findings: readonly Finding[];
   /** Whether the findings rejected a claim (or came from `--verify every` checking work without one). */
   findingsFromClaim?: boolean;
+  /** A human's hints from .star/hints.md, given to one iteration. */
+  hints?: string;
   /** Already bounded by the journal reader. */
   journalTail: string;
   claimFile: string;
@@ -42,6 +45,11 @@ export function buildPrompt(input: PromptInput): string {
     findings: input.findings.length > 0 ? formatFindings(input.findings) : undefined,
     findingsFromClaim: input.findingsFromClaim ?? true,
     journal: input.journalTail || undefined,
+    hints: input.hints
+      ? input.hints.length > MAX_HINTS_CHARS
+        ? `${input.hints.slice(0, MAX_HINTS_CHARS)}\n… (hints truncated)`
+        : input.hints
+      : undefined,
     claimFile: input.claimFile,
   };
   if (input.prd) {

@@ -129,6 +129,10 @@ export const runStateSchema = z.object({
   /** prd.json path or the task's first line: a different target starts a new run. */
   target: z.string(),
   status: z.enum(['running', 'paused', 'finished']),
+  /** The iteration under way, for `star-loop status` (cleared when it is recorded). */
+  current: z.object({ iteration: z.number(), story: z.string().optional(), startedAt: z.string() }).optional(),
+  /** The limits of the invocation that last ran it (for `star-loop status`). */
+  limits: z.object({ maxIterations: z.number(), maxTimeMs: z.number().optional() }).optional(),
   /** The branch the loop commits on, and its worktree when it runs in one (--worktree). */
   branch: z.string().optional(),
   worktree: z.string().optional(),

@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { calcRepo, prdText } from '../helpers/calc-repo.js';
+import { BIN, runCli, scriptedAgent } from '../helpers/run-cli.js';
+
+async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  for (const start = Date.now(); Date.now() - start < ms; ) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('timed out waiting');
+}
+
+describe('one loop per repository, status, hints', () => {
+  it('a second run is refused (exit 4) naming the running one’s PID; status shows the live run', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
+    const slow = await scriptedAgent(aux, { repeat: { sleepMs: 30_000 } });
+    const first = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd], {
+      cwd: repo,
+      reject: false,
+    });
+    await waitFor(async () => existsSync(join(repo, '.star/runs/0001/agent.log')));
+    const second = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd]);
+    expect(second.exitCode).toBe(4);
+    expect(second.stderr).toContain(`another star-loop is running in this repository (PID ${first.pid}`);
+
+    const status = await runCli(repo, ['status', '--json']);
+    expect(status.exitCode).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      state: 'running',
+      pid: first.pid,
+      iteration: 1,
+      inProgress: true,
+      story: 'US-001',
+      mode: 'prd',
+    });
+    expect((await runCli(repo, ['status'])).stdout).toContain(`running (PID ${first.pid})`);
+
+    first.kill('SIGTERM');
+    expect((await first).exitCode).toBe(6);
+    expect(existsSync(join(repo, '.star/lock'))).toBe(false);
+    const after = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; stopReason: string; exitCode: number };
+    expect(after).toMatchObject({ state: 'paused', stopReason: 'stopped', exitCode: 6 });
+  }, 60_000);
+
+  it('a lock left by a dead process is taken over, with a warning', async () => {
+    const { repo, aux } = await calcRepo();
+    const dead = await execa('sh', ['-c', 'echo $$']);
+    await mkdir(join(repo, '.star'), { recursive: true });
+    await writeFile(join(repo, '.star/.gitignore'), '*\n');
+    await writeFile(
+      join(repo, '.star/lock'),
+      JSON.stringify({ pid: Number(dead.stdout), startedAt: '2026-01-01T00:00:00Z', host: hostname() }),
+    );
+    const agent = await scriptedAgent(aux, { repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
+    const result = await runCli(repo, ['run', 'make x', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(`took over a stale lock left by PID ${dead.stdout}`);
+  });
+
+  it('hints in .star/hints.md reach the next iteration once, then are archived', async () => {
+    const { repo, aux } = await calcRepo();
+    await mkdir(join(repo, '.star'), { recursive: true });
+    await writeFile(join(repo, '.star/.gitignore'), '*\n');
+    await writeFile(join(repo, '.star/hints.md'), 'Use the existing add() helper; do not add dependencies.\n');
+    const agent = await scriptedAgent(aux, {
+      steps: [
+        { append: { 'a.txt': '1\n' }, commit: 'one' },
+        { append: { 'a.txt': '2\n' }, commit: 'two', claim: { complete: true } },
+      ],
+    });
+    const result = await runCli(repo, ['run', 'do it', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(0);
+    expect(await readFile(join(repo, '.star/runs/0001/prompt.md'), 'utf8')).toContain(
+      '## Hints from a human (read these first)\nUse the existing add() helper',
+    );
+    expect(await readFile(join(repo, '.star/runs/0002/prompt.md'), 'utf8')).not.toContain('Hints from a human');
+    expect(await readFile(join(repo, '.star/hints/0001.md'), 'utf8')).toContain('Use the existing add() helper');
+    expect(existsSync(join(repo, '.star/hints.md'))).toBe(false);
+  });
+
+  it('status without a run, and the absolute iteration cap, are usage errors (exit 2)', async () => {
+    const { repo } = await calcRepo();
+    const none = await runCli(repo, ['status']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('no star-loop run in');
+    const cap = await runCli(repo, ['run', 'x', '--max-iterations', '1001']);
+    expect(cap.exitCode).toBe(2);
+    expect(cap.stderr).toContain('at most 1000, an absolute cap no flag lifts');
+  });
+});
