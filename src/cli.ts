@@ -45,6 +45,7 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .option('--allow-default-branch', 'allow running on the default branch')
     .option('--allow-push', 'do not block git push for the agent')
     .option('--protect <glob>', 'a path the agent must not change (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .option('--on-finish <cmd>', 'run CMD (sh -c) when the loop stops; STAR_STOP_REASON, STAR_EXIT_CODE, STAR_REPORT in its env')
     .option('--json', 'one JSON event per line on stdout instead of human output')
     .addHelpText('after', EXIT_CODES)
     .action(async (task: string[], flags: Record<string, unknown>) => {
@@ -59,6 +60,17 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .action(async (flags: { json?: boolean }) => {
       const { statusCommand } = await import('./commands/status.js');
       setExit(await statusCommand(flags));
+    });
+
+  program
+    .command('schedule')
+    .description('print a crontab line (or a launchd plist) that runs `star-loop run ARGS` on a schedule')
+    .argument('[run-args...]', 'the arguments for `star-loop run`, after --')
+    .option('--cron <expression>', 'when, as five cron fields, e.g. "0 1 * * *"')
+    .option('--launchd', 'print a launchd plist instead of a crontab line')
+    .action(async (runArgs: string[], flags: { cron?: string; launchd?: boolean }) => {
+      const { scheduleCommand } = await import('./commands/schedule.js');
+      setExit(await scheduleCommand(runArgs, flags));
     });
 
   return program;

@@ -12,6 +12,7 @@ import { exitCodeFor } from '../loop/decide-next-step.js';
 import { createEmitter } from '../loop/events.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { remainingWork, runLoop } from '../loop/run-loop.js';
+import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
 import { loadTemplates } from '../prompt/load-templates.js';
@@ -197,6 +198,18 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
       rejected: report.rejected.length,
       remaining,
     });
+    if (options.onFinish) {
+      const problem = await runOnFinish({
+        command: options.onFinish,
+        root: options.root,
+        paths,
+        env,
+        runId: state.runId,
+        stopReason: report.stopReason,
+        exitCode: report.exitCode,
+      });
+      if (problem) emit({ type: 'warning', message: problem });
+    }
     logger.close();
     return report.exitCode as ExitCode;
   } finally {

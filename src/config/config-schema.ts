@@ -21,6 +21,7 @@ export const configSchema = z.strictObject({
   verify: z.enum(['claims', 'every', 'off']).optional(),
   verifierAgent: z.string().optional(),
   verifierModel: z.string().optional(),
+  onFinish: z.string().optional(),
   branch: z.string().optional(),
   base: z.string().optional(),
   protectedPaths: z.array(z.string()).optional(),

@@ -31,6 +31,7 @@ export interface RunFlags {
   base?: string;
   worktree?: boolean;
   protect?: string[];
+  onFinish?: string;
 }
 
 function positiveInt(value: string | number, field: string): number {
@@ -140,6 +141,7 @@ export async function resolveRunOptions(input: {
     branch: flags.branch ?? config.branch,
     base: flags.base ?? config.base,
     worktree: flags.worktree ?? false,
+    onFinish: flags.onFinish ?? config.onFinish,
     protectedPaths: [...(config.protectedPaths ?? DEFAULT_PROTECTED), ...(config.protect ?? []), ...(flags.protect ?? [])],
     gates: config.gates,
   };

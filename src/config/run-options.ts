@@ -39,6 +39,8 @@ export interface RunOptions {
   base?: string;
   /** Run in a new git worktree, leaving the user's checkout untouched. */
   worktree: boolean;
+  /** A command run when the loop stops, with STAR_STOP_REASON, STAR_EXIT_CODE and STAR_REPORT. */
+  onFinish?: string;
   /** Globs the agent must not change. */
   protectedPaths: string[];
   /** Gates from star.config.json, replacing discovery when present. */
