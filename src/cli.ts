@@ -48,9 +48,18 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .option('--on-finish <cmd>', 'run CMD (sh -c) when the loop stops; STAR_STOP_REASON, STAR_EXIT_CODE, STAR_REPORT in its env')
     .option('--json', 'one JSON event per line on stdout instead of human output')
     .addHelpText('after', EXIT_CODES)
-    .action(async (task: string[], flags: Record<string, unknown>) => {
+    .action(async (task: string[], flags: Record<string, unknown>, command: Command) => {
       const { runCommand } = await import('./commands/run.js');
-      setExit(await runCommand(task, flags));
+      setExit(await runCommand(task, flags, command.parent?.args.slice(1) ?? []));
+    });
+
+  program
+    .command('resume')
+    .description('continue the paused or interrupted run in this repository, with the arguments it was started with')
+    .action(async () => {
+      const { resumeArgs } = await import('./commands/resume.js');
+      const args = await resumeArgs(process.cwd());
+      await buildProgram(setExit).parseAsync(['node', 'star-loop', 'run', ...args]);
     });
 
   program

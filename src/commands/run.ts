@@ -11,6 +11,7 @@ import { createEventLogger } from '../log/create-logger.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
 import { createEmitter } from '../loop/events.js';
 import type { LoopContext } from '../loop/loop-context.js';
+import { recoverInterrupted } from '../loop/recover-interrupted.js';
 import { remainingWork, runLoop } from '../loop/run-loop.js';
 import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadPrd } from '../prd/load-prd.js';
@@ -55,6 +56,10 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
     findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
   ]);
   const target = options.branch ?? prd?.prd.branchName;
+  // A runner killed mid-iteration leaves its agent's uncommitted work: that is not the user's, and the run
+  // that continues commits it first.
+  const previous = options.worktree ? undefined : await readState(starPaths(root).state).catch(() => undefined);
+  if (previous?.current && previous.status !== 'finished') options.allowDirty = true;
   const workspaceInput = { options, git: gitState, target, targetExists: target ? await git.branchExists(target) : false };
   const worktreeBranch = target ?? defaultLoopBranch(options);
   const workspace = decideWorkspace({
@@ -97,7 +102,7 @@ function onStopSignals(controller: AbortController): () => void {
   };
 }
 
-export async function runCommand(taskWords: string[], flags: RunFlags): Promise<ExitCode> {
+export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: string[] = []): Promise<ExitCode> {
   const { options: reconOptions, adapter, git: userGit, plan, gates, agentNotes, workspace } = await recon(process.cwd(), taskWords, flags);
   if (reconOptions.dryRun) {
     printLine(reconOptions.json ? JSON.stringify({ type: 'plan', plan }) : renderPlan(plan));
@@ -133,6 +138,8 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
     state.branch = branch;
     state.worktree = worktree;
     state.limits = { maxIterations: options.maxIterations, maxTimeMs: options.maxTimeMs };
+    if (rawArgs.length > 0) state.argv = rawArgs;
+    const recovered = continued ? await recoverInterrupted(git, state) : [];
 
     const logger = createEventLogger(paths.log);
     const redactor = createRedactor(process.env);
@@ -165,7 +172,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags): Promise<
       prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
     };
     emit({ type: 'run.started', runId: state.runId, continued, plan });
-    for (const note of [...lockWarnings, ...agentNotes]) emit({ type: 'warning', message: note });
+    for (const note of [...lockWarnings, ...recovered, ...agentNotes]) emit({ type: 'warning', message: note });
     if (options.verify === 'off') {
       emit({ type: 'warning', message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone" });
     }

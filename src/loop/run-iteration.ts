@@ -5,6 +5,7 @@ import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import { runProcess } from '../proc/run-process.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
+import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
 import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
@@ -123,6 +124,12 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     timeoutMs: Math.min(options.iterationTimeoutMs, remainingTime),
     signal: ctx.signal,
     redactor: ctx.redactor,
+    // A runner killed with -9 leaves its agent running: the next runner finds and ends it by this id.
+    onSpawn: async (pgid) => {
+      if (state.current) state.current.pgid = pgid;
+      await beforeAgent();
+      await refreshFingerprint(guardBefore.fingerprints, paths.state);
+    },
   });
   const output = parser.result();
   const agentError =

@@ -26,6 +26,8 @@ export interface ProcessSpec {
   graceMs?: number;
   /** Applied to what is written to the log and the tail (never to what the parser reads). */
   redactor?: { redact: (text: string) => string; longest: number };
+  /** Told the child's process group id as soon as it runs (to find orphans after a crash). */
+  onSpawn?: (pgid: number) => void | Promise<void>;
 }
 
 export interface ProcessResult {
@@ -63,7 +65,8 @@ function redactingFilter(redactor: { redact: (text: string) => string; longest: 
   };
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+/** Signals a whole process group (an agent and everything it started); quiet when it is gone. */
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (!pid) return;
   try {
     process.kill(-pid, signal);
@@ -98,6 +101,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     stderr: 'pipe',
   });
   const pid = child.pid;
+  if (pid) await spec.onSpawn?.(pid);
 
   let timedOut = false;
   let aborted = false;

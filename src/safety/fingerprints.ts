@@ -75,6 +75,11 @@ export async function takeFingerprints(input: {
   return { files: await hashFiles(files), prd: prdText === undefined ? undefined : prdFields(prdText) };
 }
 
+/** Re-reads one pinned file after star-loop itself wrote it (its state, saved while an agent starts). */
+export async function refreshFingerprint(fp: Fingerprints, path: string): Promise<void> {
+  fp.files.set(path, (await hashFiles([path])).get(path) ?? 'absent');
+}
+
 /** What changed between two sets of fingerprints, as paths relative to the repository and prd.json fields. */
 export function fingerprintChanges(root: string, before: Fingerprints, after: Fingerprints): string[] {
   const changes: string[] = [];

@@ -130,7 +130,9 @@ export const runStateSchema = z.object({
   target: z.string(),
   status: z.enum(['running', 'paused', 'finished']),
   /** The iteration under way, for `star-loop status` (cleared when it is recorded). */
-  current: z.object({ iteration: z.number(), story: z.string().optional(), startedAt: z.string() }).optional(),
+  current: z.object({ iteration: z.number(), story: z.string().optional(), startedAt: z.string(), pgid: z.number().optional() }).optional(),
+  /** The `run` arguments, so `star-loop resume` can continue the run without them. */
+  argv: z.array(z.string()).optional(),
   /** The limits of the invocation that last ran it (for `star-loop status`). */
   limits: z.object({ maxIterations: z.number(), maxTimeMs: z.number().optional() }).optional(),
   /** The branch the loop commits on, and its worktree when it runs in one (--worktree). */

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
-import { BIN, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { git } from '../helpers/gitdir.js';
+import { processAlive as processRuns } from '../helpers/process-alive.js';
+import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 
 async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
   for (const start = Date.now(); Date.now() - start < ms; ) {
@@ -91,5 +93,55 @@ describe('one loop per repository, status, hints', () => {
     const cap = await runCli(repo, ['run', 'x', '--max-iterations', '1001']);
     expect(cap.exitCode).toBe(2);
     expect(cap.stderr).toContain('at most 1000, an absolute cap no flag lifts');
+  });
+});
+
+describe('crash safety: kill -9, then resume', () => {
+  it('no iteration lost or counted twice, no orphaned agent, the agent’s uncommitted work committed, the run completed', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add notes' }]) });
+    const pidFile = join(aux, 'agent.pid');
+    // First agent run: writes work without committing, records its pid, then hangs. Later runs finish the story.
+    const finisher = await scriptedAgent(aux, {
+      repeat: { append: { 'notes.txt': 'done\n' }, commit: 'finish', claim: { complete: true } },
+    });
+    const cmd = `if [ ! -f ${pidFile} ]; then echo half > notes.txt; echo $$ > ${pidFile}; exec sleep 60; else ${finisher.cmd}; fi`;
+    const runner = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd], {
+      cwd: repo,
+      reject: false,
+    });
+    await waitFor(async () => existsSync(pidFile));
+    const agentPid = Number(await readFile(pidFile, 'utf8'));
+    runner.kill('SIGKILL');
+    await runner;
+    expect(processRuns(agentPid)).toBe(true); // the orphan star-loop must deal with
+
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; inProgress: boolean };
+    expect(status).toMatchObject({ state: 'crashed', inProgress: true });
+
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout).toContain('ended the agent of interrupted iteration 1');
+    expect(resumed.stdout).toContain('committed the uncommitted work of interrupted iteration 1');
+    expect(processRuns(agentPid)).toBe(false);
+    expect(await git(repo, 'log', '--format=%s')).toContain('star-loop: iteration 1 (uncommitted work left by an interrupted run)');
+    const report = await readJson<{ runId: string; table: Array<{ iteration: number; verdict: string }>; stopReason: string }>(
+      join(repo, '.star/report.json'),
+    );
+    expect(report.stopReason).toBe('complete');
+    expect(report.table.map((r) => r.iteration)).toEqual([1, 2]);
+    expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'accepted']);
+  }, 60_000);
+
+  it('resume continues a paused run with its own arguments; a finished run cannot be resumed', async () => {
+    const { repo, aux } = await calcRepo();
+    const idle = await scriptedAgent(aux, { steps: [{}, {}], repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
+    const paused = await runCli(repo, ['run', 'make x', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2']);
+    expect(paused.exitCode).toBe(4);
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout).toContain('continuing run');
+    const again = await runCli(repo, ['resume']);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain('finished');
   });
 });
