@@ -62,6 +62,20 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
       await buildProgram(setExit).parseAsync(['node', 'star-loop', 'run', ...args]);
     });
 
+  for (const [name, what] of [
+    ['stop', 'stop the run in this repository after its current iteration (exit 6; `resume` continues it)'],
+    ['pause', 'the same as stop: finish the current iteration, then pause until `star-loop resume`'],
+  ] as const) {
+    program
+      .command(name)
+      .description(what)
+      .option('--now', 'end the agent at once instead of after its iteration')
+      .action(async (flags: { now?: boolean }) => {
+        const { stopCommand } = await import('./commands/stop.js');
+        setExit(await stopCommand(flags));
+      });
+  }
+
   program
     .command('status')
     .description('what the run in this repository is doing (or did): state, iteration, story, budgets, last verdict')

@@ -91,14 +91,25 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
   return { options, adapter, git, plan, gates, agentNotes: probe.notes, workspace };
 }
 
-/** Ctrl-C or SIGTERM: end the agent's process group, record everything, exit 6. */
-function onStopSignals(controller: AbortController): () => void {
-  const handler = () => controller.abort();
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+/**
+ * Ctrl-C (or `star-loop stop`, which sends SIGINT) once: finish the current iteration, then stop. Twice, or
+ * SIGTERM (`star-loop stop --now`): end the agent's process group at once. Either way everything is recorded
+ * and the run exits 6, resumable.
+ */
+function onStopSignals(controller: AbortController, gentle: AbortController, warn: (message: string) => void): () => void {
+  const onInt = () => {
+    if (gentle.signal.aborted) controller.abort();
+    else {
+      gentle.abort();
+      warn('stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)');
+    }
+  };
+  const onTerm = () => controller.abort();
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
   return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
   };
 }
 
@@ -145,7 +156,8 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
     const redactor = createRedactor(process.env);
     const emit = createEmitter([logger.log, terminalSubscriber(options.json)], redactor.longest > 0 ? redactor.redact : undefined);
     const controller = new AbortController();
-    const removeSignals = onStopSignals(controller);
+    const gentle = new AbortController();
+    const removeSignals = onStopSignals(controller, gentle, (message) => emit({ type: 'warning', message }));
     const ctx: LoopContext = {
       options,
       plan,
@@ -156,6 +168,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
       templates: await loadTemplates(),
       emit,
       signal: controller.signal,
+      stopRequested: gentle.signal,
       env,
       redactor,
       guard: {

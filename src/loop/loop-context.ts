@@ -20,6 +20,8 @@ export interface LoopContext {
   templates: Templates;
   emit: Emit;
   signal: AbortSignal;
+  /** Set by a gentle stop: no new iteration starts. */
+  stopRequested: AbortSignal;
   /** The environment agents and gates start from. */
   env: NodeJS.ProcessEnv;
   /** What the agent is held to after every run (branch, ancestry, pushes, protected and pinned files, secrets). */

@@ -51,7 +51,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
   for (;;) {
     state.activeMs = activeBase + (Date.now() - segmentStart);
     const step = decideNextStep({
-      aborted: ctx.signal.aborted,
+      aborted: ctx.signal.aborted || ctx.stopRequested.aborted,
       remaining: (await remainingWork(ctx, state)).length,
       iterationsThisRun: state.iterationsThisRun,
       verifierRuns: state.verifierRuns,

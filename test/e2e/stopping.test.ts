@@ -69,7 +69,7 @@ describe('how a run stops', () => {
     expect(report.table[0]?.agentError).toBe('timed out');
   });
 
-  it('Ctrl-C (SIGINT) ends the agent’s process group, records everything and exits 6; the next run continues', async () => {
+  it('Ctrl-C twice ends the agent’s process group, records everything and exits 6; the next run continues', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const pidFile = join(aux, 'agent.pid');
     const slow = await scriptedAgent(aux, { repeat: {} });
@@ -87,6 +87,9 @@ describe('how a run stops', () => {
       if ((await readFile(pidFile, 'utf8').catch(() => '')).trim()) break;
     }
     const agentPid = Number(await readFile(pidFile, 'utf8'));
+    // Ctrl-C twice: the first asks to stop after the iteration, the second stops at once.
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(6);
