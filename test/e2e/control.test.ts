@@ -100,17 +100,25 @@ describe('stop and pause', () => {
   it('`star-loop stop` lets the current iteration finish, then stops (exit 6); `stop --now` ends the agent at once', async () => {
     const { repo, aux } = await calcRepo();
     const slow = await scriptedAgent(aux, { repeat: { sleepMs: 2500, append: { 'a.txt': 'step\n' }, commit: 'step {{call}}' } });
-    const gentle = execa(process.execPath, [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', slow.cmd], { cwd: repo, reject: false });
+    const gentle = execa(process.execPath, [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', slow.cmd], {
+      cwd: repo,
+      reject: false,
+    });
     await waitFor(async () => existsSync(join(repo, '.star/runs/0001/agent.log')));
     const stop = await runCli(repo, ['stop']);
     expect(stop.stdout).toContain('will stop after its current iteration');
     expect((await gentle).exitCode).toBe(6);
-    const done = await readJson<{ iterations: number; stopReason: string; table: Array<{ moved: boolean; agentError?: string }> }>(join(repo, '.star/report.json'));
+    const done = await readJson<{ iterations: number; stopReason: string; table: Array<{ moved: boolean; agentError?: string }> }>(
+      join(repo, '.star/report.json'),
+    );
     expect(done).toMatchObject({ iterations: 1, stopReason: 'stopped' });
     expect(done.table[0]).toMatchObject({ moved: true });
     expect(done.table[0]?.agentError).toBeUndefined();
 
-    const hard = execa(process.execPath, [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', `${slow.cmd}; sleep 60`], { cwd: repo, reject: false });
+    const hard = execa(process.execPath, [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', `${slow.cmd}; sleep 60`], {
+      cwd: repo,
+      reject: false,
+    });
     await waitFor(async () => existsSync(join(repo, '.star/runs/0002/agent.log')));
     const started = Date.now();
     await runCli(repo, ['pause', '--now']);
