@@ -29,6 +29,7 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .option('--stall-after <n>', 'consecutive iterations without movement that count as a stall (default 3)')
     .addOption(new Option('--on-stall <action>', 'what a stall does (default pause)').choices(['pause', 'stop', 'continue']))
     .option('--iteration-timeout <duration>', 'end an agent process (and its children) after this long (default 30m)')
+    .option('--idle-timeout <duration>', 'end an agent that prints nothing for this long (default: none)')
     .option('--gate-timeout <duration>', 'end a gate command after this long (default 15m)')
     .addOption(
       new Option(

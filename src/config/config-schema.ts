@@ -16,6 +16,7 @@ export const configSchema = z.strictObject({
   stallAfter: z.number().int().positive().optional(),
   onStall: z.enum(['pause', 'stop', 'continue']).optional(),
   iterationTimeout: z.string().optional(),
+  idleTimeout: z.string().optional(),
   gateTimeout: z.string().optional(),
   gates: z.array(gateSpecSchema).optional(),
   verify: z.enum(['claims', 'every', 'off']).optional(),

@@ -19,6 +19,7 @@ export interface RunFlags {
   stallAfter?: string;
   onStall?: string;
   iterationTimeout?: string;
+  idleTimeout?: string;
   gateTimeout?: string;
   json?: boolean;
   verify?: string;
@@ -127,6 +128,13 @@ export async function resolveRunOptions(input: {
       flags.iterationTimeout ?? config.iterationTimeout ?? DEFAULTS.iterationTimeout,
       flags.iterationTimeout ? '--iteration-timeout' : `${c}: iterationTimeout`,
     ),
+    idleTimeoutMs:
+      (flags.idleTimeout ?? config.idleTimeout) === undefined
+        ? undefined
+        : duration(
+            (flags.idleTimeout ?? config.idleTimeout) as string,
+            flags.idleTimeout ? '--idle-timeout' : 'star.config.json: idleTimeout',
+          ),
     gateTimeoutMs: duration(
       flags.gateTimeout ?? config.gateTimeout ?? DEFAULTS.gateTimeout,
       flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`,

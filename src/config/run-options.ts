@@ -23,6 +23,8 @@ export interface RunOptions {
   stallAfter: number;
   onStall: OnStall;
   iterationTimeoutMs: number;
+  /** End an agent that prints nothing for this long. */
+  idleTimeoutMs?: number;
   gateTimeoutMs: number;
   json: boolean;
   /** claims: verify completion claims; every: also check every iteration's work; off: trust the agent. */

@@ -11,6 +11,7 @@ import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
 import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
 import { takeHints } from '../state/take-hints.js';
+import { formatDuration } from '../util/parse-duration.js';
 import type { Finding } from '../verify/finding.js';
 import { planFindings, untickedItems } from '../verify/judge-claim.js';
 import { verifyWork } from '../verify/verify-work.js';
@@ -122,6 +123,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     logFile: join(runDir, 'agent.log'),
     onStdoutLine: (line) => parser.onLine(line),
     timeoutMs: Math.min(options.iterationTimeoutMs, remainingTime),
+    idleTimeoutMs: options.idleTimeoutMs,
     signal: ctx.signal,
     redactor: ctx.redactor,
     // A runner killed with -9 leaves its agent running: the next runner finds and ends it by this id.
@@ -134,7 +136,15 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   const output = parser.result();
   const agentError =
     proc.spawnError ??
-    (proc.timedOut ? 'timed out' : output.isError ? output.errorMessage : proc.exitCode ? `exit code ${proc.exitCode}` : undefined);
+    (proc.idle
+      ? `idle: no output for ${formatDuration(options.idleTimeoutMs ?? 0)}`
+      : proc.timedOut
+        ? 'timed out'
+        : output.isError
+          ? output.errorMessage
+          : proc.exitCode
+            ? `exit code ${proc.exitCode}`
+            : undefined);
   const agentRecord: IterationRecord['agent'] = {
     exitCode: proc.exitCode,
     signal: proc.signal,

@@ -19,6 +19,8 @@ export interface ProcessSpec {
   /** Called for each complete stdout line (stderr is logged, not parsed). */
   onStdoutLine?: (line: string) => void;
   timeoutMs?: number;
+  /** End the process group when it prints nothing (stdout or stderr) for this long. */
+  idleTimeoutMs?: number;
   signal?: AbortSignal;
   /** How much of the combined output to keep for quoting. */
   tailBytes?: number;
@@ -34,6 +36,8 @@ export interface ProcessResult {
   exitCode?: number;
   signal?: string;
   timedOut: boolean;
+  /** Ended by the idle timeout (no output for too long); `timedOut` is set too. */
+  idle: boolean;
   aborted: boolean;
   /** The process could not be started at all (e.g. command not found by the OS). */
   spawnError?: string;
@@ -104,7 +108,18 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   if (pid) await spec.onSpawn?.(pid);
 
   let timedOut = false;
+  let idle = false;
   let aborted = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const armIdle = () => {
+    if (!spec.idleTimeoutMs) return;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      idle = true;
+      timedOut = true;
+      end();
+    }, spec.idleTimeoutMs);
+  };
   let killTimer: NodeJS.Timeout | undefined;
   const end = () => {
     killGroup(pid, 'SIGTERM');
@@ -121,6 +136,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     aborted = true;
     end();
   };
+  armIdle();
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   if (spec.signal?.aborted) onAbort();
   // The main process is done: end what it left running in its group, so the pipes close.
@@ -134,6 +150,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     };
     return new Writable({
       write(chunk: Buffer, _enc, callback) {
+        armIdle();
         if (parseLines) splitter.push(chunk);
         out(scrub ? scrub.write(chunk) : chunk, callback);
       },
@@ -151,6 +168,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   await Promise.allSettled(streams);
   splitter.end();
   if (timer) clearTimeout(timer);
+  if (idleTimer) clearTimeout(idleTimer);
   if (killTimer) clearTimeout(killTimer);
   spec.signal?.removeEventListener('abort', onAbort);
   file.end();
@@ -166,6 +184,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     exitCode: result.exitCode,
     signal: result.signal,
     timedOut,
+    idle,
     aborted,
     spawnError,
     durationMs: performance.now() - started,

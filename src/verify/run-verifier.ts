@@ -106,6 +106,7 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
     logFile: join(input.runDir, 'verifier.log'),
     onStdoutLine: (line) => parser.onLine(line),
     timeoutMs: options.iterationTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs,
     signal: ctx.signal,
     redactor: ctx.redactor,
   });

@@ -69,6 +69,28 @@ describe('how a run stops', () => {
     expect(report.table[0]?.agentError).toBe('timed out');
   });
 
+  it('--idle-timeout ends an agent that prints nothing for too long', async () => {
+    const { repo, aux } = await calcRepo();
+    const quiet = await scriptedAgent(aux, { repeat: { sleepMs: 30_000 } });
+    const started = Date.now();
+    const result = await runCli(repo, [
+      'run',
+      'x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      quiet.cmd,
+      '--idle-timeout',
+      '1s',
+      '--max-iterations',
+      '2',
+    ]);
+    expect(result.exitCode).toBe(3);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const report = await readJson<Report>(join(repo, '.star/report.json'));
+    expect(report.table[0]?.agentError).toBe('idle: no output for 1.0s');
+  });
+
   it('Ctrl-C twice ends the agent’s process group, records everything and exits 6; the next run continues', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const pidFile = join(aux, 'agent.pid');
