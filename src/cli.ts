@@ -27,6 +27,8 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .option('--max-iterations <n>', 'iterations before stopping with exit 3 (default 20)')
     .option('--max-time <duration>', 'wall clock for the whole run, e.g. 90s, 45m, 8h')
     .option('--stall-after <n>', 'consecutive iterations without movement that count as a stall (default 3)')
+    .option('--park-after <n>', 'rejected claims on one story before it is parked for a human and the loop moves on (default 3)')
+    .option('--same-error-limit <n>', 'iterations in a row ending with the same error before the run stops (default 5)')
     .addOption(new Option('--on-stall <action>', 'what a stall does (default pause)').choices(['pause', 'stop', 'continue']))
     .option('--iteration-timeout <duration>', 'end an agent process (and its children) after this long (default 30m)')
     .option('--idle-timeout <duration>', 'end an agent that prints nothing for this long (default: none)')

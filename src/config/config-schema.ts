@@ -14,6 +14,8 @@ export const configSchema = z.strictObject({
   maxIterations: z.number().int().positive().optional(),
   maxTime: z.string().optional(),
   stallAfter: z.number().int().positive().optional(),
+  parkAfter: z.number().int().positive().optional(),
+  sameErrorLimit: z.number().int().positive().optional(),
   onStall: z.enum(['pause', 'stop', 'continue']).optional(),
   iterationTimeout: z.string().optional(),
   idleTimeout: z.string().optional(),

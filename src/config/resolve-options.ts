@@ -17,6 +17,8 @@ export interface RunFlags {
   maxIterations?: string;
   maxTime?: string;
   stallAfter?: string;
+  parkAfter?: string;
+  sameErrorLimit?: string;
   onStall?: string;
   iterationTimeout?: string;
   idleTimeout?: string;
@@ -123,6 +125,11 @@ export async function resolveRunOptions(input: {
     maxTimeMs: maxTime === undefined ? undefined : duration(maxTime, flags.maxTime ? '--max-time' : `${c}: maxTime`),
     stallAfter:
       flags.stallAfter !== undefined ? positiveInt(flags.stallAfter, '--stall-after') : (config.stallAfter ?? DEFAULTS.stallAfter),
+    parkAfter: flags.parkAfter !== undefined ? positiveInt(flags.parkAfter, '--park-after') : (config.parkAfter ?? DEFAULTS.parkAfter),
+    sameErrorLimit:
+      flags.sameErrorLimit !== undefined
+        ? positiveInt(flags.sameErrorLimit, '--same-error-limit')
+        : (config.sameErrorLimit ?? DEFAULTS.sameErrorLimit),
     onStall: flags.onStall !== undefined ? onStall(flags.onStall, '--on-stall') : (config.onStall ?? DEFAULTS.onStall),
     iterationTimeoutMs: duration(
       flags.iterationTimeout ?? config.iterationTimeout ?? DEFAULTS.iterationTimeout,

@@ -21,6 +21,10 @@ export interface RunOptions {
   maxIterations: number;
   maxTimeMs?: number;
   stallAfter: number;
+  /** Rejected claims on one story before it is parked for a human and the loop moves on. */
+  parkAfter: number;
+  /** Iterations in a row ending with the same error before the run stops. */
+  sameErrorLimit: number;
   onStall: OnStall;
   iterationTimeoutMs: number;
   /** End an agent that prints nothing for this long. */
@@ -53,6 +57,8 @@ export const DEFAULTS = {
   agent: 'claude',
   maxIterations: 20,
   stallAfter: 3,
+  parkAfter: 3,
+  sameErrorLimit: 5,
   onStall: 'pause' as OnStall,
   iterationTimeout: '30m',
   gateTimeout: '15m',

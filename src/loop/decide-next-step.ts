@@ -20,6 +20,10 @@ export interface NextStepInput {
   stalled?: string;
   /** Set when a safety boundary was crossed: nothing else matters then. */
   safety?: string;
+  /** Set when work remains but every story that could be taken is parked (or waits for a parked one). */
+  parked?: string;
+  /** Set when the same error ended too many iterations in a row. */
+  repeatedError?: string;
 }
 
 /** Before each iteration: stop, or go on. Completion first, so a last iteration that finished the work exits 0. */
@@ -28,6 +32,8 @@ export function decideNextStep(input: NextStepInput): NextStep {
   if (input.remaining === 0) return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
   if (input.aborted) return { kind: 'stop', reason: 'stopped', detail: 'stopped by the user' };
   if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };
+  if (input.repeatedError) return { kind: 'stop', reason: 'repeated-error', detail: input.repeatedError };
+  if (input.parked) return { kind: 'stop', reason: 'parked', detail: input.parked };
   const used = input.iterationsThisRun + input.verifierRuns;
   if (used + 1 + input.reserve > input.maxIterations) {
     const kept =
@@ -57,6 +63,8 @@ export function exitCodeFor(reason: StopReason): ExitCode {
     case 'max-time':
       return ExitCode.Budget;
     case 'stalled':
+    case 'parked':
+    case 'repeated-error':
     case 'regressed':
     case 'refused':
       return ExitCode.NeedsHuman;

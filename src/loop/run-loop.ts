@@ -2,6 +2,7 @@ import { readPrdNow } from '../prd/read-prd-passes.js';
 import { appendJournal } from '../state/journal.js';
 import type { RunState, StopReason } from '../state/run-state-schema.js';
 import { writeState } from '../state/state-store.js';
+import { parkedBlock, parkStory, trackErrors } from './breakers.js';
 import { decideNextStep, decideStall, exitCodeFor } from './decide-next-step.js';
 import { journalEntry } from './journal-entry.js';
 import type { LoopContext } from './loop-context.js';
@@ -47,6 +48,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
   }
   let stalled: string | undefined;
   let safety: string | undefined;
+  let repeatedError: string | undefined;
   let pauseOnStall = true;
   for (;;) {
     state.activeMs = activeBase + (Date.now() - segmentStart);
@@ -61,6 +63,8 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       maxTimeMs: options.maxTimeMs,
       stalled,
       safety,
+      repeatedError,
+      parked: await parkedBlock(ctx, state),
     });
     if (step.kind === 'stop' && step.reason === 'complete' && options.prdFile && state.iterationsThisRun > 0 && options.verify !== 'off') {
       const regressions = await recheckAccepted(ctx, state);
@@ -70,6 +74,13 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
           detail: `stories accepted earlier no longer hold: ${regressions.map((f) => f.detail).join('; ')}`,
         });
       }
+    }
+    if (step.kind === 'stop' && state.parked.length > 0 && (step.reason === 'max-iterations' || step.reason === 'max-time')) {
+      // A run that ends with stories set aside needs a human first, whatever else ran out.
+      Object.assign(step, {
+        reason: 'parked',
+        detail: `${step.detail}; parked for a human: ${state.parked.map((p) => p.story).join(', ')}`,
+      });
     }
     if (step.kind === 'stop') {
       const paused = step.reason === 'stalled' ? pauseOnStall : PAUSING.has(step.reason);
@@ -98,6 +109,18 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       state.pendingFromClaim = record.claim !== undefined;
     }
     state.stallStreak = record.stall ? state.stallStreak + 1 : 0;
+    repeatedError = trackErrors(state, record, options.sameErrorLimit);
+    if (record.story && record.verdict === 'rejected') {
+      const failures = (state.storyFailures[record.story] ?? 0) + 1;
+      state.storyFailures[record.story] = failures;
+      if (failures >= options.parkAfter) {
+        await parkStory(ctx, state, record);
+        emit({
+          type: 'warning',
+          message: `parked ${record.story} after ${options.parkAfter} rejected claims: see .star/pending_for_human.md; moving on`,
+        });
+      }
+    } else if (record.story && record.verdict === 'accepted') delete state.storyFailures[record.story];
     await appendJournal(paths.journal, journalEntry(record));
     await save();
     emit({ type: 'iteration.finished', record, stallStreak: state.stallStreak });

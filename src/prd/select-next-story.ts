@@ -4,8 +4,12 @@ import type { Prd, Story } from './prd-schema.js';
  * The next story: lowest `priority` number among stories with `passes: false` whose `dependsOn` all pass;
  * ties (and stories without a priority, which sort last) keep file order.
  */
-export function selectNextStory(prd: Prd, passed: ReadonlySet<string> = passedIds(prd)): Story | undefined {
-  return orderStories(prd).find((s) => !passed.has(s.id) && (s.dependsOn ?? []).every((d) => passed.has(d)));
+export function selectNextStory(
+  prd: Prd,
+  passed: ReadonlySet<string> = passedIds(prd),
+  parked: ReadonlySet<string> = new Set(),
+): Story | undefined {
+  return orderStories(prd).find((s) => !passed.has(s.id) && !parked.has(s.id) && (s.dependsOn ?? []).every((d) => passed.has(d)));
 }
 
 /** Stories in the order the loop will take them: by priority, then file order. */

@@ -56,6 +56,8 @@ export interface Report {
   }>;
   /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
   recheck?: RunState['recheck'];
+  /** Stories set aside for a human (see .star/pending_for_human.md), first thing to read. */
+  parked: Array<{ story: string; iteration: number; findings: Finding[] }>;
   /** The branch the loop committed on, and its worktree (--worktree). */
   branch?: string;
   worktree?: string;
@@ -123,6 +125,7 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
         },
       })),
     recheck: state.recheck,
+    parked: state.parked,
     branch: state.branch,
     worktree: state.worktree,
     safety: state.records.filter((r) => r.safety.length > 0).map((r) => ({ iteration: r.n, violations: r.safety, keptRefs: r.keptRefs })),

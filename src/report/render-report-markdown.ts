@@ -12,6 +12,14 @@ export function renderReportMarkdown(report: Report): string {
   const out: string[] = [];
   out.push(`# star-loop report — ${report.stopReason}`);
   out.push('');
+  if (report.parked.length > 0) {
+    out.push('## Parked for a human (details in .star/pending_for_human.md)', '');
+    for (const p of report.parked)
+      out.push(
+        `- **${p.story}** (iteration ${p.iteration}): ${p.findings.map((f) => `[${f.rule}] ${f.detail}`).join('; ') || 'no findings'}`,
+      );
+    out.push('');
+  }
   out.push(`- Run: \`${report.runId}\` (${report.mode === 'prd' ? 'PRD' : 'task'}: ${report.target})`);
   out.push(`- Stop reason: **${report.stopReason}** — ${report.detail} (exit code ${report.exitCode})`);
   out.push(

@@ -50,6 +50,8 @@ export function startRunState(
       taskComplete: false,
       workStarts: {},
       verifierRuns: 0,
+      storyFailures: {},
+      parked: [],
       accepted: [],
       records: [],
     },

@@ -7,6 +7,8 @@ export const stopReasons = [
   'max-iterations',
   'max-time',
   'stalled',
+  'parked',
+  'repeated-error',
   'regressed',
   'refused',
   'safety',
@@ -157,6 +159,12 @@ export const runStateSchema = z.object({
   /** HEAD when each story (or `task`) was first worked on: cheat checks look at the diff from there. */
   workStarts: z.record(z.string(), z.string()).default({}),
   verifierRuns: z.number().default(0),
+  /** Rejected claims per story since it was last accepted: at --park-after, the story is parked. */
+  storyFailures: z.record(z.string(), z.number()).default({}),
+  /** Stories set aside for a human (`.star/pending_for_human.md`), so the loop can move on. */
+  parked: z.array(z.object({ story: z.string(), iteration: z.number(), findings: z.array(findingSchema) })).default([]),
+  /** The last agent error, normalised, and how many iterations in a row ended with it. */
+  errorStreak: z.object({ signature: z.string(), count: z.number() }).optional(),
   /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
   recheck: z.object({ gates: z.array(gateComparisonSchema), findings: z.array(findingSchema) }).optional(),
   accepted: z.array(z.object({ story: z.string().optional(), iteration: z.number(), at: z.string(), commit: z.string().optional() })),

@@ -9,6 +9,7 @@ export function starPaths(root: string) {
     gitignore: join(dir, '.gitignore'),
     state: join(dir, 'state.json'),
     lock: join(dir, 'lock'),
+    pendingForHuman: join(dir, 'pending_for_human.md'),
     hints: join(dir, 'hints.md'),
     hintsArchive: join(dir, 'hints'),
     journal: join(dir, 'journal.md'),

@@ -177,3 +177,73 @@ describe('crash safety: kill -9, then resume', () => {
     expect(again.stderr).toContain('finished');
   });
 });
+
+describe('breakers', () => {
+  it('a story that keeps failing is parked for a human and the loop moves on; the run exits 4 listing it first', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Impossible' },
+        { id: 'US-002', title: 'Possible', priority: 2 },
+      ]),
+    });
+    // US-001's claims are all rejected by the verifier; US-002's is accepted.
+    const reject = {
+      verdict: {
+        verdict: 'reject',
+        findings: [{ rule: 'criteria-unmet', file: 'src/impossible.js', detail: 'it does not do the impossible' }],
+      },
+    };
+    const agent = await scriptedAgent(aux, {
+      steps: [1, 2, 3].map(() => ({
+        append: { 'src/impossible.js': '// try {{call}}\n' },
+        commit: 'try {{call}}',
+        claim: { complete: true, story: 'US-001' },
+      })),
+      repeat: {
+        write: { 'src/possible.js': 'export const possible = true;\n' },
+        commit: 'possible',
+        claim: { complete: true, story: 'US-002' },
+      },
+      verifier: { steps: [reject, reject, reject], repeat: { verdict: { verdict: 'accept', findings: [] } } },
+    });
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--stall-after', '10']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toContain('parked US-001 after 3 rejected claims');
+    const report = await readJson<{
+      stopReason: string;
+      parked: Array<{ story: string }>;
+      accepted: Array<{ story: string }>;
+      remaining: string[];
+    }>(join(repo, '.star/report.json'));
+    expect(report.stopReason).toBe('parked');
+    expect(report.parked.map((p) => p.story)).toEqual(['US-001']);
+    expect(report.remaining).toEqual(['US-001']);
+    const pending = await readFile(join(repo, '.star/pending_for_human.md'), 'utf8');
+    expect(pending).toContain('## US-001 — parked after iteration 3');
+    expect(pending).toContain('[criteria-unmet] src/impossible.js: verifier: it does not do the impossible');
+    expect(pending).toContain('A src/impossible.js');
+    expect((await readFile(join(repo, '.star/report.md'), 'utf8')).split('\n')[2]).toBe(
+      '## Parked for a human (details in .star/pending_for_human.md)',
+    );
+  }, 90_000);
+
+  it('the same error ending iteration after iteration stops the run (exit 4), errors compared after normalising', async () => {
+    const { repo } = await calcRepo();
+    const cmd = 'echo "fatal: cannot reach /tmp/sock-$$ at $(date +%s%N)" >&2; echo "error $RANDOM"; exit 1';
+    const result = await runCli(repo, [
+      'run',
+      'x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      cmd,
+      '--same-error-limit',
+      '3',
+      '--stall-after',
+      '10',
+    ]);
+    expect(result.exitCode).toBe(4);
+    const report = await readJson<{ stopReason: string; iterations: number }>(join(repo, '.star/report.json'));
+    expect(report).toMatchObject({ stopReason: 'repeated-error', iterations: 3 });
+  });
+});

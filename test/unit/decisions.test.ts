@@ -82,3 +82,14 @@ describe('decideStall and exit codes', () => {
     expect(exitCodeFor(reason)).toBe(code);
   });
 });
+
+describe('errorSignature', () => {
+  it('treats errors that differ only in numbers, paths, ids and times as the same', async () => {
+    const { errorSignature } = await import('../../src/loop/breakers.js');
+    expect(errorSignature('fatal: cannot reach /tmp/sock-123 at 2026-11-30T01:02:03Z (pid 77)')).toBe(
+      errorSignature('fatal: cannot reach /var/run/sock-9 at 2026-12-01T09:00:00Z (pid 4)'),
+    );
+    expect(errorSignature('exit code 1')).not.toBe(errorSignature('timed out'));
+    expect(errorSignature('commit 1a2b3c4d5e failed')).toBe(errorSignature('commit 9f8e7d6c5b failed'));
+  });
+});
