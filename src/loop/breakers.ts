@@ -4,6 +4,20 @@ import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import type { IterationRecord, RunState } from '../state/run-state-schema.js';
 import type { LoopContext } from './loop-context.js';
 
+/**
+ * Oscillation: the last four iterations left the repository in states A, B, A, B — work done and undone.
+ * Each moved (so no stall), yet nothing progresses.
+ */
+export function detectOscillation(records: readonly IterationRecord[]): string | undefined {
+  const trees = records.slice(-4).map((r) => r.endTree);
+  if (trees.length < 4 || trees.some((t) => !t)) return undefined;
+  const [a, b, c, d] = trees;
+  if (a === c && b === d && a !== b) {
+    return `the last four iterations alternated between two states of the repository (${a?.slice(0, 8)} ↔ ${b?.slice(0, 8)}): work is being done and undone`;
+  }
+  return undefined;
+}
+
 /** Errors compared loosely: numbers, paths, hex ids and timestamps do not make two errors different. */
 export function errorSignature(error: string): string {
   return error

@@ -24,6 +24,8 @@ export interface NextStepInput {
   parked?: string;
   /** Set when the same error ended too many iterations in a row. */
   repeatedError?: string;
+  /** Set when the repository keeps flipping between two states. */
+  oscillating?: string;
 }
 
 /** Before each iteration: stop, or go on. Completion first, so a last iteration that finished the work exits 0. */
@@ -32,6 +34,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
   if (input.remaining === 0) return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
   if (input.aborted) return { kind: 'stop', reason: 'stopped', detail: 'stopped by the user' };
   if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };
+  if (input.oscillating) return { kind: 'stop', reason: 'oscillating', detail: input.oscillating };
   if (input.repeatedError) return { kind: 'stop', reason: 'repeated-error', detail: input.repeatedError };
   if (input.parked) return { kind: 'stop', reason: 'parked', detail: input.parked };
   const used = input.iterationsThisRun + input.verifierRuns;
@@ -65,6 +68,7 @@ export function exitCodeFor(reason: StopReason): ExitCode {
     case 'stalled':
     case 'parked':
     case 'repeated-error':
+    case 'oscillating':
     case 'regressed':
     case 'refused':
       return ExitCode.NeedsHuman;

@@ -294,6 +294,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     durationMs: Date.now() - startedAt.getTime(),
     startHead,
     endHead: await git.head(),
+    endTree,
     agent: agentRecord,
     moved: movement.moved,
     movement: movement.reasons,

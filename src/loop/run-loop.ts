@@ -2,7 +2,7 @@ import { readPrdNow } from '../prd/read-prd-passes.js';
 import { appendJournal } from '../state/journal.js';
 import type { RunState, StopReason } from '../state/run-state-schema.js';
 import { writeState } from '../state/state-store.js';
-import { parkedBlock, parkStory, trackErrors } from './breakers.js';
+import { detectOscillation, parkedBlock, parkStory, trackErrors } from './breakers.js';
 import { decideNextStep, decideStall, exitCodeFor } from './decide-next-step.js';
 import { journalEntry } from './journal-entry.js';
 import type { LoopContext } from './loop-context.js';
@@ -49,6 +49,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
   let stalled: string | undefined;
   let safety: string | undefined;
   let repeatedError: string | undefined;
+  let oscillating: string | undefined;
   let pauseOnStall = true;
   for (;;) {
     state.activeMs = activeBase + (Date.now() - segmentStart);
@@ -64,6 +65,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       stalled,
       safety,
       repeatedError,
+      oscillating,
       parked: await parkedBlock(ctx, state),
     });
     if (step.kind === 'stop' && step.reason === 'complete' && options.prdFile && state.iterationsThisRun > 0 && options.verify !== 'off') {
@@ -110,6 +112,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     }
     state.stallStreak = record.stall ? state.stallStreak + 1 : 0;
     repeatedError = trackErrors(state, record, options.sameErrorLimit);
+    oscillating = detectOscillation(state.records);
     if (record.story && record.verdict === 'rejected') {
       const failures = (state.storyFailures[record.story] ?? 0) + 1;
       state.storyFailures[record.story] = failures;

@@ -9,6 +9,7 @@ export const stopReasons = [
   'stalled',
   'parked',
   'repeated-error',
+  'oscillating',
   'regressed',
   'refused',
   'safety',
@@ -97,6 +98,8 @@ export const iterationRecordSchema = z.object({
   durationMs: z.number(),
   startHead: z.string().optional(),
   endHead: z.string().optional(),
+  /** The content the agent left (before star-loop's own passes commit): for spotting oscillation. */
+  endTree: z.string().optional(),
   agent: z.object({
     exitCode: z.number().optional(),
     signal: z.string().optional(),

@@ -227,6 +227,20 @@ describe('breakers', () => {
     );
   }, 90_000);
 
+  it('work done and undone (A, B, A, B) stops the run as oscillating (exit 4), though every iteration moved', async () => {
+    const { repo, aux } = await calcRepo();
+    const flip = await scriptedAgent(aux, {
+      steps: [1, 2, 3, 4].map((i) => ({ write: { 'mode.txt': i % 2 ? 'fast\n' : 'safe\n' }, commit: 'switch mode {{call}}' })),
+    });
+    const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', flip.cmd, '--stall-after', '10']);
+    expect(result.exitCode).toBe(4);
+    const report = await readJson<{ stopReason: string; iterations: number; table: Array<{ moved: boolean }> }>(
+      join(repo, '.star/report.json'),
+    );
+    expect(report).toMatchObject({ stopReason: 'oscillating', iterations: 4 });
+    expect(report.table.every((r) => r.moved)).toBe(true);
+  });
+
   it('the same error ending iteration after iteration stops the run (exit 4), errors compared after normalising', async () => {
     const { repo } = await calcRepo();
     const cmd = 'echo "fatal: cannot reach /tmp/sock-$$ at $(date +%s%N)" >&2; echo "error $RANDOM"; exit 1';

@@ -93,3 +93,15 @@ describe('errorSignature', () => {
     expect(errorSignature('commit 1a2b3c4d5e failed')).toBe(errorSignature('commit 9f8e7d6c5b failed'));
   });
 });
+
+describe('detectOscillation', () => {
+  it('spots A, B, A, B and nothing else', async () => {
+    const { detectOscillation } = await import('../../src/loop/breakers.js');
+    const records = (trees: string[]) => trees.map((endTree) => ({ endTree }) as Parameters<typeof detectOscillation>[0][number]);
+    expect(detectOscillation(records(['a', 'b', 'a', 'b']))).toContain('alternated between two states');
+    expect(detectOscillation(records(['x', 'a', 'b', 'a', 'b']))).toBeDefined();
+    expect(detectOscillation(records(['a', 'b', 'c', 'b']))).toBeUndefined();
+    expect(detectOscillation(records(['a', 'a', 'a', 'a']))).toBeUndefined();
+    expect(detectOscillation(records(['a', 'b', 'a']))).toBeUndefined();
+  });
+});
