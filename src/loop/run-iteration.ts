@@ -2,7 +2,6 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
-import { runProcess } from '../proc/run-process.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint } from '../safety/fingerprints.js';
@@ -18,6 +17,7 @@ import { verifyWork } from '../verify/verify-work.js';
 import { collectClaim, hasPromise } from './collect-claim.js';
 import type { LoopContext } from './loop-context.js';
 import { measureMovement, sameSummary } from './measure-movement.js';
+import { runAgent } from './run-agent.js';
 import { markStoriesPassed, settlePrd } from './settle-prd.js';
 
 async function readOptional(file: string): Promise<string | undefined> {
@@ -112,20 +112,10 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     role: 'implementer',
     baseEnv: ctx.env,
   });
-  const parser = ctx.adapter.createParser();
   const remainingTime = options.maxTimeMs !== undefined ? Math.max(1000, options.maxTimeMs - state.activeMs) : Number.POSITIVE_INFINITY;
-  const proc = await runProcess({
-    command: invocation.command,
-    args: invocation.args,
-    env: invocation.env,
-    input: invocation.input,
-    cwd: options.root,
+  const { proc, output } = await runAgent(ctx, ctx.adapter, invocation, {
     logFile: join(runDir, 'agent.log'),
-    onStdoutLine: (line) => parser.onLine(line),
     timeoutMs: Math.min(options.iterationTimeoutMs, remainingTime),
-    idleTimeoutMs: options.idleTimeoutMs,
-    signal: ctx.signal,
-    redactor: ctx.redactor,
     // A runner killed with -9 leaves its agent running: the next runner finds and ends it by this id.
     onSpawn: async (pgid) => {
       if (state.current) state.current.pgid = pgid;
@@ -133,7 +123,6 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       await refreshFingerprint(guardBefore.fingerprints, paths.state);
     },
   });
-  const output = parser.result();
   const agentError =
     proc.spawnError ??
     (proc.idle
@@ -145,6 +134,16 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
           : proc.exitCode
             ? `exit code ${proc.exitCode}`
             : undefined);
+  const recordHead = async () => ({
+    n,
+    index,
+    story: story?.id,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    startHead,
+    endHead: await git.head(),
+    agent: agentRecord,
+  });
   const agentRecord: IterationRecord['agent'] = {
     exitCode: proc.exitCode,
     signal: proc.signal,
@@ -172,14 +171,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     keptRefs.push(...(await keepEvidence(ctx, state.runId, n, violations)));
     for (const v of violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });
     return {
-      n,
-      index,
-      story: story?.id,
-      startedAt: startedAt.toISOString(),
-      durationMs: Date.now() - startedAt.getTime(),
-      startHead,
-      endHead: await git.head(),
-      agent: agentRecord,
+      ...(await recordHead()),
       moved: false,
       movement: [],
       claimNotes: [],
@@ -287,15 +279,8 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   });
   const previous = state.records.at(-1);
   return {
-    n,
-    index,
-    story: story?.id,
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
-    startHead,
-    endHead: await git.head(),
+    ...(await recordHead()),
     endTree,
-    agent: agentRecord,
     moved: movement.moved,
     movement: movement.reasons,
     committedForAgent,

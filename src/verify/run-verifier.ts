@@ -2,8 +2,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getAgentAdapter } from '../agents/registry.js';
 import type { LoopContext } from '../loop/loop-context.js';
+import { runAgent } from '../loop/run-agent.js';
 import type { Story } from '../prd/prd-schema.js';
-import { runProcess } from '../proc/run-process.js';
 import { renderTemplate } from '../prompt/render-template.js';
 import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
@@ -96,21 +96,10 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
     baseEnv: ctx.env,
   });
   const guardBefore = await guardSnapshot(ctx.guard);
-  const parser = adapter.createParser();
-  const proc = await runProcess({
-    command: invocation.command,
-    args: invocation.args,
-    env: invocation.env,
-    input: invocation.input,
-    cwd: options.root,
+  const { proc, output } = await runAgent(ctx, adapter, invocation, {
     logFile: join(input.runDir, 'verifier.log'),
-    onStdoutLine: (line) => parser.onLine(line),
     timeoutMs: options.iterationTimeoutMs,
-    idleTimeoutMs: options.idleTimeoutMs,
-    signal: ctx.signal,
-    redactor: ctx.redactor,
   });
-  const output = parser.result();
   const text = await readFile(verdictFile, 'utf8').catch(() => undefined);
   if (text !== undefined) await writeFile(join(input.runDir, 'verdict.json'), text, 'utf8');
   const record: VerifierRecord = {

@@ -142,6 +142,8 @@ describe('crash safety: kill -9, then resume', () => {
       reject: false,
     });
     await waitFor(async () => existsSync(pidFile));
+    // The runner records the agent's process group as soon as it spawns it; kill it after that.
+    await waitFor(async () => /"pgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')));
     const agentPid = Number(await readFile(pidFile, 'utf8'));
     runner.kill('SIGKILL');
     await runner;
