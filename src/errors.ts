@@ -9,7 +9,7 @@ export const ExitCode = {
   Internal: 1,
   /** Bad usage or invalid input: flags, prd.json, star.config.json. */
   Usage: 2,
-  /** A budget ran out with work remaining (iterations, time). */
+  /** A budget ran out with work remaining (iterations, time, cost, tokens), or a rate limit outlasted --max-wait. */
   Budget: 3,
   /** Paused or refused: needs a human (stall, circuit breaker, refused start). */
   NeedsHuman: 4,
@@ -24,8 +24,8 @@ export const exitCodeHelp: ReadonlyArray<readonly [ExitCode, string]> = [
   [ExitCode.Complete, 'all work complete and verified'],
   [ExitCode.Internal, 'internal error'],
   [ExitCode.Usage, 'bad usage or invalid input (flags, prd.json, config)'],
-  [ExitCode.Budget, 'a budget ran out with work remaining (iterations, time)'],
-  [ExitCode.NeedsHuman, 'paused or refused: needs a human (stall, refused start)'],
+  [ExitCode.Budget, 'a budget ran out with work remaining (iterations, time, cost, tokens, rate-limit wait)'],
+  [ExitCode.NeedsHuman, 'paused or refused: needs a human (stall, breaker, refused start)'],
   [ExitCode.Safety, 'aborted by a safety violation'],
   [ExitCode.Stopped, 'stopped by the user'],
 ];

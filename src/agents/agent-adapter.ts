@@ -11,6 +11,8 @@ export interface AgentContext {
   role: 'implementer' | 'verifier';
   /** Verifier runs: where the verdict goes. */
   verdictFile?: string;
+  /** What is left of the run's budgets, for agents that can enforce one themselves. */
+  budget?: { maxCostUsd?: number; maxTurns?: number };
   /** star-loop's own environment, from which the agent's is built. */
   baseEnv: NodeJS.ProcessEnv;
 }
@@ -27,15 +29,49 @@ export interface AgentInvocation {
   notes: string[];
 }
 
+/**
+ * The provider refused or failed the request (HTTP 429/529/5xx, usage limit, overload): not the agent's
+ * fault, so the iteration is waited out instead of counted as a failure. Read from structured output only.
+ */
+export interface RateLimitSignal {
+  kind: 'rate-limit' | 'overloaded' | 'outage';
+  /** When the provider said the limit lifts (epoch ms), if it said. */
+  resetAt?: number;
+  detail: string;
+}
+
 /** What the adapter read from the agent's output: the final message only, never the whole stream. */
 export interface AgentOutput {
   finalMessage: string;
   isError: boolean;
   errorMessage?: string;
   sessionId?: string;
+  /** The model that answered, as the agent reported it (for the price table). */
+  model?: string;
   costUsd?: number;
+  /** Every input token, cache reads and writes included. */
   inputTokens?: number;
   outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  rateLimit?: RateLimitSignal;
+  /** Headless hazards, where the output says: tools the agent was refused, tool calls made, plan mode. */
+  permissionDenials?: number;
+  toolCalls?: number;
+  planMode?: boolean;
+}
+
+/** What an adapter can read from its agent; "false" shows as "unknown" rather than a guess. */
+export interface AgentCapabilities {
+  structuredOutput: boolean;
+  sessionId: boolean;
+  tokens: boolean;
+  /** The agent reports its own cost in USD (otherwise it is estimated from tokens, or unknown). */
+  cost: boolean;
+  rateLimitSignal: boolean;
+  permissionDenials: boolean;
+  /** Accepts the run's remaining budget (cost, turns) as flags. */
+  budgetFlags: boolean;
 }
 
 export interface AgentOutputParser {
@@ -54,6 +90,9 @@ export interface AgentAdapter {
   executable(ctx: Pick<AgentContext, 'agentCmd'>): string;
   invocation(ctx: AgentContext): AgentInvocation;
   createParser(): AgentOutputParser;
+  capabilities: AgentCapabilities;
+  /** What the exit code says that the output cannot (e.g. a documented "rate limited" code). */
+  interpretExit?(exitCode: number | undefined, output: AgentOutput): AgentOutput;
 }
 
 /** The environment every implementer run gets on top of star-loop's own. */

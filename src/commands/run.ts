@@ -32,6 +32,7 @@ import { startRunState } from '../state/new-run-state.js';
 import { acquireLock } from '../state/run-lock.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, writeState } from '../state/state-store.js';
+import { uncoveredCostBudget } from '../usage/check-budgets.js';
 
 function targetOf(options: RunOptions): string {
   if (options.prdFile) return relative(options.root, options.prdFile) || options.prdFile;
@@ -48,6 +49,10 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
   const { config } = await loadConfig(root);
   const options = await resolveRunOptions({ cwd, root, taskText: taskWords.join(' '), flags, config });
   const adapter = getAgentAdapter(options.agent);
+  const fallback = options.fallbackAgent ? getAgentAdapter(options.fallbackAgent) : undefined;
+  const uncovered = uncoveredCostBudget(options, [adapter, getAgentAdapter(options.verifierAgent), ...(fallback ? [fallback] : [])]);
+  if (uncovered)
+    throw new InputError(uncovered, 'also give --max-time (it bounds what cost cannot), or use an agent that reports its cost');
   const git = new Git(root);
   const prd = options.prdFile ? await loadPrd(options.prdFile) : undefined;
   const [gitState, gates, executable] = await Promise.all([
@@ -88,7 +93,7 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
     workspace: describeWorkspace(workspace),
   });
   if (workspace.kind === 'refuse') plan.risks.unshift(`star-loop will refuse to start: ${workspace.message}`);
-  return { options, adapter, git, plan, gates, agentNotes: probe.notes, workspace };
+  return { options, adapter, fallback, git, plan, gates, agentNotes: probe.notes, workspace };
 }
 
 /**
@@ -114,7 +119,16 @@ function onStopSignals(controller: AbortController, gentle: AbortController, war
 }
 
 export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: string[] = []): Promise<ExitCode> {
-  const { options: reconOptions, adapter, git: userGit, plan, gates, agentNotes, workspace } = await recon(process.cwd(), taskWords, flags);
+  const {
+    options: reconOptions,
+    adapter,
+    fallback,
+    git: userGit,
+    plan,
+    gates,
+    agentNotes,
+    workspace,
+  } = await recon(process.cwd(), taskWords, flags);
   if (reconOptions.dryRun) {
     printLine(reconOptions.json ? JSON.stringify({ type: 'plan', plan }) : renderPlan(plan));
     return ExitCode.Complete;
@@ -148,7 +162,12 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
     const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
     state.branch = branch;
     state.worktree = worktree;
-    state.limits = { maxIterations: options.maxIterations, maxTimeMs: options.maxTimeMs };
+    state.limits = {
+      maxIterations: options.maxIterations,
+      maxTimeMs: options.maxTimeMs,
+      maxCostUsd: options.maxCostUsd,
+      maxTokens: options.maxTokens,
+    };
     if (rawArgs.length > 0) state.argv = rawArgs;
     const recovered = continued ? await recoverInterrupted(git, state) : [];
 
@@ -165,6 +184,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
       git,
       paths,
       adapter,
+      fallback,
       templates: await loadTemplates(),
       emit,
       signal: controller.signal,

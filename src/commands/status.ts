@@ -5,6 +5,7 @@ import { isStale, readLock } from '../state/run-lock.js';
 import type { RunState } from '../state/run-state-schema.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState } from '../state/state-store.js';
+import { formatUsd, sumUsage } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
 
 export interface Status {
@@ -25,6 +26,14 @@ export interface Status {
   maxIterations?: number;
   activeMs: number;
   maxTimeMs?: number;
+  /** Budgets used so far: cost (USD, a floor when some runs reported none), tokens. */
+  costUsd: number;
+  costUnknownRuns: number;
+  maxCostUsd?: number;
+  tokens: number;
+  maxTokens?: number;
+  /** Set while a rate limit is being waited out: when the next attempt starts. */
+  waitingUntil?: string;
   lastVerdict?: { iteration: number; verdict: string; story?: string };
   stopReason?: string;
   exitCode?: number;
@@ -36,6 +45,7 @@ export function describeStatus(state: RunState, lockPid: number | undefined): St
   const last = state.records.at(-1);
   const lastVerdict = [...state.records].reverse().find((r) => r.verdict !== 'no-claim');
   const live = lockPid !== undefined;
+  const usage = sumUsage(state.records);
   return {
     runId: state.runId,
     state: state.status === 'running' ? (live ? 'running' : 'crashed') : state.status,
@@ -52,6 +62,12 @@ export function describeStatus(state: RunState, lockPid: number | undefined): St
     maxIterations: state.limits?.maxIterations,
     activeMs: state.activeMs,
     maxTimeMs: state.limits?.maxTimeMs,
+    costUsd: usage.costUsd,
+    costUnknownRuns: usage.unknownCostRuns,
+    maxCostUsd: state.limits?.maxCostUsd,
+    tokens: usage.tokens,
+    maxTokens: state.limits?.maxTokens,
+    waitingUntil: state.current?.waitingUntil,
     lastVerdict: lastVerdict && { iteration: lastVerdict.n, verdict: lastVerdict.verdict, story: lastVerdict.story },
     stopReason: state.stopReason,
     exitCode: state.exitCode,
@@ -65,7 +81,9 @@ export function renderStatus(s: Status): string {
     `  ${s.mode === 'prd' ? 'PRD' : 'task'}: ${s.target}${s.branch ? ` on ${s.branch}` : ''}${s.worktree ? ` in ${s.worktree}` : ''}`,
     `  iteration ${s.iteration}${s.inProgress ? ' (in progress)' : ''}${s.story ? `, story ${s.story}` : ''}; this run: ${s.iterationsThisRun} iterations + ${s.verifierRuns} verifier runs${s.maxIterations ? ` of ${s.maxIterations}` : ''}`,
     `  active ${formatDuration(s.activeMs)}${s.maxTimeMs ? ` of ${formatDuration(s.maxTimeMs)}` : ''}; accepted ${s.accepted}`,
+    `  cost ${s.costUnknownRuns > 0 && s.costUsd === 0 ? 'unknown' : `${formatUsd(s.costUsd)}${s.costUnknownRuns > 0 ? ' + unknown' : ''}`}${s.maxCostUsd !== undefined ? ` of ${formatUsd(s.maxCostUsd)}` : ''}; tokens ${s.tokens}${s.maxTokens !== undefined ? ` of ${s.maxTokens}` : ''}`,
   ];
+  if (s.waitingUntil) lines.push(`  waiting out a rate limit until ${s.waitingUntil}`);
   if (s.lastVerdict)
     lines.push(
       `  last verdict: iteration ${s.lastVerdict.iteration}${s.lastVerdict.story ? ` (${s.lastVerdict.story})` : ''} ${s.lastVerdict.verdict}`,

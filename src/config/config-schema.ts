@@ -13,6 +13,25 @@ export const configSchema = z.strictObject({
   model: z.string().optional(),
   maxIterations: z.number().int().positive().optional(),
   maxTime: z.string().optional(),
+  maxCost: z.number().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  maxTurns: z.number().int().positive().optional(),
+  maxWait: z.string().optional(),
+  /** Backoff for rate-limited agents without a reset time: first wait and longest wait (durations). */
+  backoff: z.strictObject({ initial: z.string().optional(), max: z.string().optional() }).optional(),
+  fallbackAgent: z.string().optional(),
+  /** USD per million tokens, by model-name prefix, over the built-in price table. */
+  prices: z
+    .record(
+      z.string(),
+      z.strictObject({
+        input: z.number().nonnegative(),
+        output: z.number().nonnegative(),
+        cacheRead: z.number().nonnegative().optional(),
+        cacheWrite: z.number().nonnegative().optional(),
+      }),
+    )
+    .optional(),
   stallAfter: z.number().int().positive().optional(),
   parkAfter: z.number().int().positive().optional(),
   sameErrorLimit: z.number().int().positive().optional(),

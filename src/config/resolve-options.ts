@@ -16,6 +16,11 @@ export interface RunFlags {
   model?: string;
   maxIterations?: string;
   maxTime?: string;
+  maxCost?: string;
+  maxTokens?: string;
+  maxTurns?: string;
+  maxWait?: string;
+  fallbackAgent?: string;
   stallAfter?: string;
   parkAfter?: string;
   sameErrorLimit?: string;
@@ -40,6 +45,13 @@ export interface RunFlags {
 function positiveInt(value: string | number, field: string): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InputError(`${field}: expected a whole number above 0, got "${value}"`);
+  return n;
+}
+
+function usd(value: string | number, field: string): number {
+  const n = typeof value === 'number' ? value : Number(value.replace(/^\$/, ''));
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InputError(`${field}: expected an amount in USD above 0, such as 5 or 12.50, got "${value}"`);
   return n;
 }
 
@@ -123,6 +135,16 @@ export async function resolveRunOptions(input: {
         ? positiveInt(flags.maxIterations, '--max-iterations')
         : (config.maxIterations ?? DEFAULTS.maxIterations),
     maxTimeMs: maxTime === undefined ? undefined : duration(maxTime, flags.maxTime ? '--max-time' : `${c}: maxTime`),
+    maxCostUsd: flags.maxCost !== undefined ? usd(flags.maxCost, '--max-cost') : config.maxCost,
+    maxTokens: flags.maxTokens !== undefined ? positiveInt(flags.maxTokens, '--max-tokens') : config.maxTokens,
+    maxTurns: flags.maxTurns !== undefined ? positiveInt(flags.maxTurns, '--max-turns') : config.maxTurns,
+    maxWaitMs: duration(flags.maxWait ?? config.maxWait ?? DEFAULTS.maxWait, flags.maxWait ? '--max-wait' : `${c}: maxWait`),
+    backoff: {
+      initialMs: duration(config.backoff?.initial ?? DEFAULTS.backoffInitial, `${c}: backoff.initial`),
+      maxMs: duration(config.backoff?.max ?? DEFAULTS.backoffMax, `${c}: backoff.max`),
+    },
+    fallbackAgent: flags.fallbackAgent ?? config.fallbackAgent,
+    prices: config.prices ?? {},
     stallAfter:
       flags.stallAfter !== undefined ? positiveInt(flags.stallAfter, '--stall-after') : (config.stallAfter ?? DEFAULTS.stallAfter),
     parkAfter: flags.parkAfter !== undefined ? positiveInt(flags.parkAfter, '--park-after') : (config.parkAfter ?? DEFAULTS.parkAfter),

@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../usage/price-table.js';
 import type { GateSpec } from './config-schema.js';
 
 export type OnStall = 'pause' | 'stop' | 'continue';
@@ -20,6 +21,19 @@ export interface RunOptions {
   model?: string;
   maxIterations: number;
   maxTimeMs?: number;
+  /** Budgets from what the agents report (cost in USD, tokens in + out), checked before each iteration. */
+  maxCostUsd?: number;
+  maxTokens?: number;
+  /** Per agent run, passed to agents that accept it (Claude Code's --max-turns). */
+  maxTurns?: number;
+  /** The longest one iteration waits out rate limits before the run stops (resumable). */
+  maxWaitMs: number;
+  /** Backoff between attempts of a rate-limited agent when the provider gives no reset time. */
+  backoff: { initialMs: number; maxMs: number };
+  /** Runs while the primary agent is rate-limited, then the primary again. */
+  fallbackAgent?: string;
+  /** Overrides and additions to the price table (USD per million tokens). */
+  prices: Record<string, ModelPrice>;
   stallAfter: number;
   /** Rejected claims on one story before it is parked for a human and the loop moves on. */
   parkAfter: number;
@@ -61,6 +75,9 @@ export const DEFAULTS = {
   sameErrorLimit: 5,
   onStall: 'pause' as OnStall,
   iterationTimeout: '30m',
+  maxWait: '1h',
+  backoffInitial: '30s',
+  backoffMax: '15m',
   gateTimeout: '15m',
   verify: 'claims' as VerifyMode,
 } as const;

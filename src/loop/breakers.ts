@@ -2,20 +2,62 @@ import { appendFile } from 'node:fs/promises';
 import { readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import type { IterationRecord, RunState } from '../state/run-state-schema.js';
+import { describeHazard, HARD_HAZARDS } from './detect-hazard.js';
 import type { LoopContext } from './loop-context.js';
 
+/** A, B, A, B in the last four values: done and undone. */
+function alternates(values: ReadonlyArray<string | undefined>): [string, string] | undefined {
+  if (values.length < 4 || values.some((v) => !v)) return undefined;
+  const [a, b, c, d] = values as string[];
+  return a === c && b === d && a !== b ? [a as string, b as string] : undefined;
+}
+
 /**
- * Oscillation: the last four iterations left the repository in states A, B, A, B — work done and undone.
- * Each moved (so no stall), yet nothing progresses.
+ * Oscillation: the last four iterations left the repository — or the plan (prd.json, the task plan) — in
+ * states A, B, A, B: work done and undone. Each moved (so no stall), yet nothing progresses.
  */
 export function detectOscillation(records: readonly IterationRecord[]): string | undefined {
-  const trees = records.slice(-4).map((r) => r.endTree);
-  if (trees.length < 4 || trees.some((t) => !t)) return undefined;
-  const [a, b, c, d] = trees;
-  if (a === c && b === d && a !== b) {
-    return `the last four iterations alternated between two states of the repository (${a?.slice(0, 8)} ↔ ${b?.slice(0, 8)}): work is being done and undone`;
+  const last = records.slice(-4);
+  const trees = alternates(last.map((r) => r.endTree));
+  if (trees) {
+    return `the last four iterations alternated between two states of the repository (${trees[0].slice(0, 8)} ↔ ${trees[1].slice(0, 8)}): work is being done and undone`;
+  }
+  if (alternates(last.map((r) => r.planHash))) {
+    return 'the last four iterations alternated between two versions of the plan (prd.json or the task plan): it is being changed and changed back';
   }
   return undefined;
+}
+
+/**
+ * The same claim on the same story, rejected, then made again word for word without changing anything:
+ * the agent re-asserts instead of working. Pure.
+ */
+export function detectRepeatedClaim(records: readonly IterationRecord[]): string | undefined {
+  const [before, last] = records.slice(-2);
+  if (!before || !last || before.verdict !== 'rejected' || !last.claim || !before.claim) return undefined;
+  const same =
+    last.story === before.story &&
+    last.endTree === before.endTree &&
+    last.claim.stories.join(',') === before.claim.stories.join(',') &&
+    (last.claim.summary ?? last.summary) === (before.claim.summary ?? before.summary);
+  if (!same || last.verdict === 'accepted') return undefined;
+  return `iteration ${last.n} repeated iteration ${before.n}'s rejected claim${last.story ? ` on ${last.story}` : ''} word for word without changing anything`;
+}
+
+/**
+ * Counts the same hazard in a row. A hard hazard stops the run at once; a soft one (question, no tool
+ * calls, idle exit) only names a stall: returned once it has lasted `stallAfter` iterations.
+ */
+export function trackHazard(state: RunState, record: IterationRecord, stallAfter: number): { hard: boolean; detail: string } | undefined {
+  const hit = record.agent.hazard;
+  if (!hit) {
+    state.hazardStreak = undefined;
+    return undefined;
+  }
+  const count = state.hazardStreak?.name === hit.name ? state.hazardStreak.count + 1 : 1;
+  state.hazardStreak = { name: hit.name, count };
+  if (HARD_HAZARDS.has(hit.name)) return { hard: true, detail: describeHazard(hit, count) };
+  return count >= stallAfter ? { hard: false, detail: describeHazard(hit, count) } : undefined;
 }
 
 /** Errors compared loosely: numbers, paths, hex ids and timestamps do not make two errors different. */
@@ -32,7 +74,8 @@ export function errorSignature(error: string): string {
 
 /** The same error ending `limit` iterations in a row stops the run: more of the same will not help. */
 export function trackErrors(state: RunState, record: IterationRecord, limit: number): string | undefined {
-  const error = record.agent.error;
+  // A provider's rate limit is not the agent's error.
+  const error = record.agent.rateLimited ? undefined : record.agent.error;
   if (!error) {
     state.errorStreak = undefined;
     return undefined;

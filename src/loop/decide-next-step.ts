@@ -26,6 +26,10 @@ export interface NextStepInput {
   repeatedError?: string;
   /** Set when the repository keeps flipping between two states. */
   oscillating?: string;
+  /** A breaker that tripped after the last iteration: repeated claims, a headless hazard, a rate limit. */
+  breaker?: { reason: StopReason; detail: string };
+  /** A cost or token budget that is spent, or that the next iteration would not fit in. */
+  budget?: { reason: StopReason; detail: string };
 }
 
 /** Before each iteration: stop, or go on. Completion first, so a last iteration that finished the work exits 0. */
@@ -36,6 +40,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
   if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };
   if (input.oscillating) return { kind: 'stop', reason: 'oscillating', detail: input.oscillating };
   if (input.repeatedError) return { kind: 'stop', reason: 'repeated-error', detail: input.repeatedError };
+  if (input.breaker) return { kind: 'stop', ...input.breaker };
   if (input.parked) return { kind: 'stop', reason: 'parked', detail: input.parked };
   const used = input.iterationsThisRun + input.verifierRuns;
   if (used + 1 + input.reserve > input.maxIterations) {
@@ -46,6 +51,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
   if (input.maxTimeMs !== undefined && input.activeMs >= input.maxTimeMs) {
     return { kind: 'stop', reason: 'max-time', detail: 'reached --max-time with work remaining' };
   }
+  if (input.budget) return { kind: 'stop', ...input.budget };
   return { kind: 'iterate' };
 }
 
@@ -64,11 +70,21 @@ export function exitCodeFor(reason: StopReason): ExitCode {
       return ExitCode.Complete;
     case 'max-iterations':
     case 'max-time':
+    case 'max-cost':
+    case 'max-tokens':
+    case 'rate-limited':
       return ExitCode.Budget;
     case 'stalled':
     case 'parked':
     case 'repeated-error':
     case 'oscillating':
+    case 'repeated-claim':
+    case 'asked-question':
+    case 'permission-denied':
+    case 'plan-mode':
+    case 'no-tool-calls':
+    case 'idle-exit':
+    case 'cost-unknown':
     case 'regressed':
     case 'refused':
       return ExitCode.NeedsHuman;

@@ -19,7 +19,21 @@ export type LoopEvent =
       isError: boolean;
       error?: string;
       durationMs: number;
+      /** The adapter that ran: the fallback while the primary was rate-limited. */
+      agent: string;
       costUsd?: number;
+      attempts: number;
+    }
+  | {
+      type: 'agent.rate-limited';
+      iteration: number;
+      agent: string;
+      attempt: number;
+      detail: string;
+      /** The agent the next attempt runs, and how long star-loop waits before it. */
+      next: string;
+      waitMs: number;
+      resetAt?: string;
     }
   | { type: 'work.committed'; iteration: number; commit: string; message: string }
   | { type: 'passes.restored'; iteration: number; stories: string[] }

@@ -17,6 +17,8 @@ export interface LoopContext {
   git: Git;
   paths: StarPaths;
   adapter: AgentAdapter;
+  /** --fallback-agent: runs while the primary is rate-limited. */
+  fallback?: AgentAdapter;
   templates: Templates;
   emit: Emit;
   signal: AbortSignal;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
@@ -10,14 +11,16 @@ import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
 import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
 import { takeHints } from '../state/take-hints.js';
+import { remainingBudget } from '../usage/check-budgets.js';
 import { formatDuration } from '../util/parse-duration.js';
 import type { Finding } from '../verify/finding.js';
 import { planFindings, untickedItems } from '../verify/judge-claim.js';
 import { verifyWork } from '../verify/verify-work.js';
 import { collectClaim, hasPromise } from './collect-claim.js';
+import { detectHazard } from './detect-hazard.js';
 import type { LoopContext } from './loop-context.js';
 import { measureMovement, sameSummary } from './measure-movement.js';
-import { runAgent } from './run-agent.js';
+import { runAgentWaiting } from './run-agent-waiting.js';
 import { markStoriesPassed, settlePrd } from './settle-prd.js';
 
 async function readOptional(file: string): Promise<string | undefined> {
@@ -100,21 +103,27 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   await beforeAgent();
   const guardBefore = await guardSnapshot(ctx.guard);
 
-  const invocation = ctx.adapter.invocation({
-    root: options.root,
-    prompt,
-    iteration: n,
-    runDir,
-    claimFile: paths.claim,
-    storyId: story?.id,
-    model: options.model,
-    agentCmd: options.agentCmd,
-    role: 'implementer',
-    baseEnv: ctx.env,
-  });
+  const budget = remainingBudget(options, state.records);
   const remainingTime = options.maxTimeMs !== undefined ? Math.max(1000, options.maxTimeMs - state.activeMs) : Number.POSITIVE_INFINITY;
-  const { proc, output } = await runAgent(ctx, ctx.adapter, invocation, {
-    logFile: join(runDir, 'agent.log'),
+  const run = await runAgentWaiting(ctx, state, {
+    iteration: n,
+    primary: ctx.adapter,
+    fallback: ctx.fallback,
+    invocation: (adapter) =>
+      adapter.invocation({
+        root: options.root,
+        prompt,
+        iteration: n,
+        runDir,
+        claimFile: paths.claim,
+        storyId: story?.id,
+        model: adapter === ctx.adapter ? options.model : undefined,
+        agentCmd: options.agentCmd,
+        role: 'implementer',
+        baseEnv: ctx.env,
+        budget,
+      }),
+    logFile: (attempt) => join(runDir, attempt === 1 ? 'agent.log' : `agent.${attempt}.log`),
     timeoutMs: Math.min(options.iterationTimeoutMs, remainingTime),
     // A runner killed with -9 leaves its agent running: the next runner finds and ends it by this id.
     onSpawn: async (pgid) => {
@@ -122,18 +131,26 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       await beforeAgent();
       await refreshFingerprint(guardBefore.fingerprints, paths.state);
     },
+    // star-loop's own state writes while waiting are not the agent's doing.
+    save: async () => {
+      await beforeAgent();
+      await refreshFingerprint(guardBefore.fingerprints, paths.state);
+    },
   });
+  const { proc, output } = run;
   const agentError =
     proc.spawnError ??
-    (proc.idle
-      ? `idle: no output for ${formatDuration(options.idleTimeoutMs ?? 0)}`
-      : proc.timedOut
-        ? 'timed out'
-        : output.isError
-          ? output.errorMessage
-          : proc.exitCode
-            ? `exit code ${proc.exitCode}`
-            : undefined);
+    (run.gaveUp
+      ? `${run.gaveUp.reason === 'stopped' ? 'stopped while waiting out' : `still limited after --max-wait ${formatDuration(options.maxWaitMs)}:`} ${run.gaveUp.signal.detail}`
+      : proc.idle
+        ? `idle: no output for ${formatDuration(options.idleTimeoutMs ?? 0)}`
+        : proc.timedOut
+          ? 'timed out'
+          : output.isError
+            ? output.errorMessage
+            : proc.exitCode
+              ? `exit code ${proc.exitCode}`
+              : undefined);
   const recordHead = async () => ({
     n,
     index,
@@ -151,7 +168,11 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     isError: Boolean(agentError),
     error: agentError,
     sessionId: output.sessionId,
-    costUsd: output.costUsd,
+    name: run.adapter.name,
+    usage: run.usage,
+    attempts: run.attempts,
+    waitedMs: run.waitedMs,
+    rateLimited: run.gaveUp ? true : undefined,
   };
   emit({
     type: 'agent.finished',
@@ -162,7 +183,9 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     isError: Boolean(agentError),
     error: agentError,
     durationMs: Math.round(proc.durationMs),
-    costUsd: output.costUsd,
+    agent: run.adapter.name,
+    costUsd: run.usage?.costUsd,
+    attempts: run.attempts,
   });
 
   // Safety first, before star-loop touches anything: a violation ends the run and nothing is undone.
@@ -240,6 +263,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       claimed: Boolean(collected.claim),
       summary,
       extraFindings: collected.claim && options.mode === 'task' ? planFindings(untickedItems(planAfter ?? '')) : [],
+      save: beforeAgent,
     });
     gates = outcome.gates;
     verification = outcome.verification;
@@ -248,6 +272,12 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       // Stopped part-way through the gates: an unverified claim is neither accepted nor held against the agent.
       findings = [];
       claimNotes.push('the claim was not verified: the run was stopped while the gates were running');
+      emit({ type: 'warning', message: claimNotes.at(-1) ?? '' });
+    } else if (outcome.verification.verifier?.rateLimited) {
+      // The verifier's provider stayed limited: the claim is unverified, not rejected, and the run pauses.
+      findings = [];
+      agentRecord.rateLimited = true;
+      claimNotes.push(`the claim was not verified: the verifier was rate-limited (${outcome.verification.verifier.error ?? ''})`);
       emit({ type: 'warning', message: claimNotes.at(-1) ?? '' });
     } else if (collected.claim) {
       verdict = findings.length === 0 ? 'accepted' : 'rejected';
@@ -278,9 +308,20 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     planChanged: planAfter !== undefined && planAfter !== planBefore,
   });
   const previous = state.records.at(-1);
+  agentRecord.hazard = agentRecord.rateLimited
+    ? undefined
+    : detectHazard({
+        output,
+        exitCode: proc.exitCode,
+        failed: Boolean(agentError),
+        claimed: Boolean(collected.claim),
+        moved: movement.moved,
+      });
+  const planText = options.prdFile ? await readOptional(options.prdFile) : planAfter;
   return {
     ...(await recordHead()),
     endTree,
+    planHash: planText === undefined ? undefined : createHash('sha1').update(planText).digest('hex'),
     moved: movement.moved,
     movement: movement.reasons,
     committedForAgent,
@@ -292,7 +333,8 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     verification,
     summary,
     repeated: !movement.moved && sameSummary(summary, previous?.summary),
-    stall: !movement.moved || verdict === 'rejected',
+    // Waiting out a provider's limit is not the agent's failure: no stall.
+    stall: !agentRecord.rateLimited && (!movement.moved || verdict === 'rejected'),
     safety: verification?.safety ?? [],
     keptRefs: [...keptRefs, ...(verification?.verifier?.keptRefs ?? [])],
   };

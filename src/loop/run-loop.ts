@@ -2,8 +2,10 @@ import { readPrdNow } from '../prd/read-prd-passes.js';
 import { appendJournal } from '../state/journal.js';
 import type { RunState, StopReason } from '../state/run-state-schema.js';
 import { writeState } from '../state/state-store.js';
-import { detectOscillation, parkedBlock, parkStory, trackErrors } from './breakers.js';
+import { checkBudgets } from '../usage/check-budgets.js';
+import { detectOscillation, detectRepeatedClaim, parkedBlock, parkStory, trackErrors, trackHazard } from './breakers.js';
 import { decideNextStep, decideStall, exitCodeFor } from './decide-next-step.js';
+import { hazardFinding } from './detect-hazard.js';
 import { journalEntry } from './journal-entry.js';
 import type { LoopContext } from './loop-context.js';
 import { recheckAccepted, runBaseline } from './recheck.js';
@@ -25,8 +27,56 @@ export async function remainingWork(ctx: LoopContext, state: RunState): Promise<
   return state.taskComplete ? [] : ['task'];
 }
 
-/** Runs who stopped for a reason a human can act on keep their id, counters and findings for the next run. */
-const PAUSING: ReadonlySet<StopReason> = new Set(['stalled', 'stopped', 'error']);
+/**
+ * Runs stopped by the user, a stall, a breaker or a rate limit are paused: `star-loop resume` continues them
+ * with the same id, counters and budgets. Budgets that ran out and finished work end the run.
+ */
+const PAUSING: ReadonlySet<StopReason> = new Set([
+  'stalled',
+  'stopped',
+  'error',
+  'parked',
+  'repeated-error',
+  'oscillating',
+  'repeated-claim',
+  'asked-question',
+  'permission-denied',
+  'plan-mode',
+  'no-tool-calls',
+  'idle-exit',
+  'rate-limited',
+  'cost-unknown',
+]);
+
+interface Breakers {
+  /** Stops the run before the next iteration. */
+  breaker?: { reason: StopReason; detail: string };
+  /** A soft hazard that lasted a whole stall streak: the stall takes its name. */
+  namedStall?: { reason: StopReason; detail: string };
+}
+
+/** The breakers that look at one iteration's record: a provider that stayed limited, a repeated claim, a hazard. */
+function afterIteration(state: RunState, record: RunState['records'][number], stallAfter: number): Breakers {
+  if (record.agent.rateLimited) {
+    state.hazardStreak = undefined;
+    return {
+      breaker: { reason: 'rate-limited', detail: `${record.agent.error ?? 'rate limited'}; \`star-loop resume\` continues the run` },
+    };
+  }
+  const repeated = detectRepeatedClaim(state.records);
+  const hit = record.agent.hazard;
+  const hazard = trackHazard(state, record, stallAfter);
+  if (hit) {
+    // The next fresh agent hears what went wrong, so it does not do the same.
+    state.pendingFindings = [hazardFinding(hit)];
+    state.pendingFromClaim = false;
+  }
+  if (hazard?.hard && hit) return { breaker: { reason: hit.name, detail: hazard.detail } };
+  return {
+    breaker: repeated ? { reason: 'repeated-claim', detail: repeated } : undefined,
+    namedStall: hazard && hit ? { reason: hit.name, detail: hazard.detail } : undefined,
+  };
+}
 
 /**
  * The loop: decide (pure) whether to go on, run one iteration, record it, repeat. State is saved after
@@ -50,7 +100,10 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
   let safety: string | undefined;
   let repeatedError: string | undefined;
   let oscillating: string | undefined;
+  let breaker: { reason: StopReason; detail: string } | undefined;
   let pauseOnStall = true;
+  /** The stop comes from a stall (named or not): --on-stall decides between pause and stop. */
+  let stallStop = false;
   for (;;) {
     state.activeMs = activeBase + (Date.now() - segmentStart);
     const step = decideNextStep({
@@ -66,6 +119,8 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       safety,
       repeatedError,
       oscillating,
+      breaker,
+      budget: checkBudgets(options, state.records),
       parked: await parkedBlock(ctx, state),
     });
     if (step.kind === 'stop' && step.reason === 'complete' && options.prdFile && state.iterationsThisRun > 0 && options.verify !== 'off') {
@@ -85,7 +140,8 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       });
     }
     if (step.kind === 'stop') {
-      const paused = step.reason === 'stalled' ? pauseOnStall : PAUSING.has(step.reason);
+      const fromStall = step.reason === 'stalled' || (stallStop && step.reason === breaker?.reason);
+      const paused = fromStall ? pauseOnStall : PAUSING.has(step.reason);
       state.status = paused ? 'paused' : 'finished';
       state.stopReason = step.reason;
       state.stopDetail = step.detail;
@@ -113,6 +169,8 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     state.stallStreak = record.stall ? state.stallStreak + 1 : 0;
     repeatedError = trackErrors(state, record, options.sameErrorLimit);
     oscillating = detectOscillation(state.records);
+    const tripped = afterIteration(state, record, options.stallAfter);
+    breaker = tripped.breaker;
     if (record.story && record.verdict === 'rejected') {
       const failures = (state.storyFailures[record.story] ?? 0) + 1;
       state.storyFailures[record.story] = failures;
@@ -137,8 +195,10 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       emit({ type: 'warning', message: `${stall.detail}; continuing because --on-stall continue` });
       state.stallStreak = 0;
     } else if (stall.kind !== 'none') {
-      stalled = stall.detail;
       pauseOnStall = stall.kind === 'pause';
+      if (tripped.namedStall) breaker = tripped.namedStall;
+      else stalled = stall.detail;
+      stallStop = true;
     }
   }
 }

@@ -29,6 +29,11 @@ export interface Plan {
     onStall: string;
     iterationTimeoutMs: number;
     gateTimeoutMs: number;
+    maxCostUsd?: number;
+    maxTokens?: number;
+    maxTurns?: number;
+    maxWaitMs: number;
+    fallbackAgent?: string;
   };
   verify: { mode: string; verifier: string };
   /** Safety: the protected path globs, and whether pushing is blocked. */
@@ -99,6 +104,11 @@ export function buildPlan(input: PlanInput): Plan {
       onStall: options.onStall,
       iterationTimeoutMs: options.iterationTimeoutMs,
       gateTimeoutMs: options.gateTimeoutMs,
+      maxCostUsd: options.maxCostUsd,
+      maxTokens: options.maxTokens,
+      maxTurns: options.maxTurns,
+      maxWaitMs: options.maxWaitMs,
+      fallbackAgent: options.fallbackAgent,
     },
     workspace: input.workspace,
     safety: { protectedPaths: options.protectedPaths, pushBlocked: !options.allowPush },

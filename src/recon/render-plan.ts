@@ -1,3 +1,4 @@
+import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
 import type { Plan } from './plan.js';
 
@@ -30,6 +31,7 @@ export function renderPlan(plan: Plan): string {
   }
   out.push(
     `Limits: at most ${limits.maxIterations} iterations${limits.maxTimeMs ? `, ${formatDuration(limits.maxTimeMs)} wall clock` : ''}; ${limits.onStall} after ${limits.stallAfter} iterations without movement; agent timeout ${formatDuration(limits.iterationTimeoutMs)}, gate timeout ${formatDuration(limits.gateTimeoutMs)}`,
+    `Budgets: ${limits.maxCostUsd !== undefined ? `cost ${formatUsd(limits.maxCostUsd)}` : 'no cost cap'}, ${limits.maxTokens !== undefined ? `${limits.maxTokens} tokens` : 'no token cap'}${limits.maxTurns !== undefined ? `, ${limits.maxTurns} turns per agent run` : ''}; rate limits waited out for up to ${formatDuration(limits.maxWaitMs)}${limits.fallbackAgent ? `, with ${limits.fallbackAgent} standing in` : ''}`,
   );
   out.push(
     plan.verify.mode === 'off'

@@ -1,5 +1,6 @@
 import type { Plan } from '../recon/plan.js';
 import type { GateComparison, RunState } from '../state/run-state-schema.js';
+import { iterationUsage, sumUsage, usageByStory } from '../usage/sum-usage.js';
 import type { Finding } from '../verify/finding.js';
 
 export const REPORT_SCHEMA = 'star-loop/report@1';
@@ -26,7 +27,17 @@ export interface Report {
   }>;
   remaining: string[];
   gates: Plan['gates'];
+  /** The run's total cost in USD; undefined when no agent run's cost is known. */
   costUsd?: number;
+  /** Receipts: the run's and each story's cost and tokens, implementer and verifier runs together. */
+  usage: {
+    costUsd: number;
+    /** reported (by the agents), estimated (from tokens and the price table), partial (some runs unknown), unknown. */
+    costSource: 'reported' | 'estimated' | 'partial' | 'unknown';
+    tokens: number;
+    unknownCostRuns: number;
+    byStory: Record<string, { costUsd: number; tokens: number; unknownCostRuns: number; iterations: number }>;
+  };
   plan: Plan;
   table: Array<{
     iteration: number;
@@ -37,6 +48,15 @@ export interface Report {
     claim?: string[];
     verdict: 'accepted' | 'rejected' | 'no-claim';
     agentError?: string;
+    /** The adapter that ran (a fallback while the primary was rate-limited). */
+    agent?: string;
+    costUsd?: number;
+    costSource?: 'reported' | 'estimated' | 'unknown';
+    tokens?: number;
+    /** More than 1 when a rate limit was waited out. */
+    attempts?: number;
+    waitedMs?: number;
+    hazard?: string;
     notes: string[];
   }>;
   /** How claims were verified (`off` means they were taken on the agent's word). */
@@ -66,9 +86,15 @@ export interface Report {
   runner: { peakRssBytes: number };
 }
 
+function iterationCost(record: RunState['records'][number]): number | undefined {
+  const usage = iterationUsage(record);
+  return usage.unknownCostRuns === usage.runs ? undefined : usage.costUsd;
+}
+
 export function buildReport(input: { state: RunState; plan: Plan; remaining: string[]; peakRssBytes: number; verify: string }): Report {
   const { state, plan } = input;
-  const costs = state.records.map((r) => r.agent.costUsd).filter((c): c is number => c !== undefined);
+  const total = sumUsage(state.records);
+  const byStory = usageByStory(state.records);
   return {
     schema: REPORT_SCHEMA,
     runId: state.runId,
@@ -92,7 +118,31 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
       })),
     remaining: input.remaining,
     gates: plan.gates,
-    costUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : undefined,
+    costUsd: total.unknownCostRuns < total.runs ? total.costUsd : undefined,
+    usage: {
+      costUsd: total.costUsd,
+      costSource:
+        total.runs === 0 || total.unknownCostRuns === total.runs
+          ? 'unknown'
+          : total.unknownCostRuns > 0
+            ? 'partial'
+            : total.estimatedRuns > 0
+              ? 'estimated'
+              : 'reported',
+      tokens: total.tokens,
+      unknownCostRuns: total.unknownCostRuns,
+      byStory: Object.fromEntries(
+        Object.entries(byStory).map(([story, u]) => [
+          story,
+          {
+            costUsd: u.costUsd,
+            tokens: u.tokens,
+            unknownCostRuns: u.unknownCostRuns,
+            iterations: state.records.filter((r) => (r.story ?? 'task') === story).length,
+          },
+        ]),
+      ),
+    },
     plan,
     table: state.records.map((r) => ({
       iteration: r.n,
@@ -103,6 +153,13 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
       claim: r.claim?.sources,
       verdict: r.verdict,
       agentError: r.agent.error,
+      agent: r.agent.name,
+      costUsd: iterationCost(r),
+      costSource: r.agent.usage?.costSource,
+      tokens: iterationUsage(r).unknownTokenRuns === iterationUsage(r).runs ? undefined : iterationUsage(r).tokens,
+      attempts: r.agent.attempts,
+      waitedMs: r.agent.waitedMs,
+      hazard: r.agent.hazard?.name,
       notes: r.claimNotes,
     })),
     verify: input.verify,

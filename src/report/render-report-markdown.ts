@@ -1,4 +1,5 @@
 import { renderPlan } from '../recon/render-plan.js';
+import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
 import type { Finding } from '../verify/finding.js';
 import type { Report } from './build-report.js';
@@ -6,6 +7,19 @@ import type { Report } from './build-report.js';
 const where = (f: Finding) => (f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : '');
 const gateState = (g?: { status: string; failures?: number }) => (g ? `${g.status}${g.failures ? ` (${g.failures} failing)` : ''}` : '—');
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+const SOURCE: Record<Report['usage']['costSource'], string> = {
+  reported: 'reported by the agents',
+  estimated: 'partly estimated from tokens and the price table',
+  partial: 'a floor: some agent runs reported no cost',
+  unknown: '',
+};
+
+function costLine(usage: Report['usage']): string {
+  const tokens = usage.tokens > 0 ? `; ${usage.tokens.toLocaleString('en-US')} tokens` : '';
+  if (usage.costSource === 'unknown') return `cost unknown (the agent reports no cost)${tokens}`;
+  return `cost ${formatUsd(usage.costUsd)} (${SOURCE[usage.costSource]})${tokens}`;
+}
 
 /** report.md: what a person reads in the morning. */
 export function renderReportMarkdown(report: Report): string {
@@ -22,9 +36,7 @@ export function renderReportMarkdown(report: Report): string {
   }
   out.push(`- Run: \`${report.runId}\` (${report.mode === 'prd' ? 'PRD' : 'task'}: ${report.target})`);
   out.push(`- Stop reason: **${report.stopReason}** — ${report.detail} (exit code ${report.exitCode})`);
-  out.push(
-    `- Iterations: ${report.iterations}; active time ${formatDuration(report.activeMs)}; cost ${report.costUsd !== undefined ? `$${report.costUsd.toFixed(4)} (reported by the agent)` : 'unknown'}`,
-  );
+  out.push(`- Iterations: ${report.iterations}; active time ${formatDuration(report.activeMs)}; ${costLine(report.usage)}`);
   out.push(
     `- Accepted: ${report.accepted.length === 0 ? 'none' : report.accepted.map((a) => `${a.story ?? 'task'} (iteration ${a.iteration})`).join(', ')}`,
   );
@@ -66,10 +78,26 @@ export function renderReportMarkdown(report: Report): string {
   out.push('## Gates', '');
   if (report.gates.length === 0) out.push('No gates were found: claims could only be checked by inspection.');
   else for (const g of report.gates) out.push(`- ${g.name}: \`${g.command}\` (${g.source})`);
-  out.push('', '## Iterations', '', '| # | story | duration | moved | claim | verdict | note |', '|---|---|---|---|---|---|---|');
+  const stories = Object.entries(report.usage.byStory);
+  if (stories.length > 0 && report.usage.costSource !== 'unknown') {
+    out.push('', '## Receipts', '', '| story | iterations | cost | tokens |', '|---|---|---|---|');
+    for (const [story, u] of stories)
+      out.push(
+        `| ${story} | ${u.iterations} | ${formatUsd(u.costUsd)}${u.unknownCostRuns > 0 ? ' + unknown' : ''} | ${u.tokens.toLocaleString('en-US')} |`,
+      );
+  }
+  out.push(
+    '',
+    '## Iterations',
+    '',
+    '| # | story | agent | duration | cost | moved | claim | verdict | note |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   for (const row of report.table) {
+    const waited =
+      row.attempts && row.attempts > 1 ? `${row.attempts} attempts, waited ${formatDuration(row.waitedMs ?? 0)} for rate limits` : '';
     out.push(
-      `| ${row.iteration} | ${row.story ?? '—'} | ${formatDuration(row.durationMs)} | ${row.moved ? `yes (${cell(row.movement.join(', '))})` : 'no'} | ${row.claim?.join(', ') ?? '—'} | ${row.verdict} | ${cell([row.agentError, ...row.notes].filter(Boolean).join('; '))} |`,
+      `| ${row.iteration} | ${row.story ?? '—'} | ${row.agent ?? '—'} | ${formatDuration(row.durationMs)} | ${row.costUsd !== undefined ? `${formatUsd(row.costUsd)}${row.costSource === 'estimated' ? ' (est.)' : ''}` : 'unknown'} | ${row.moved ? `yes (${cell(row.movement.join(', '))})` : 'no'} | ${row.claim?.join(', ') ?? '—'} | ${row.verdict} | ${cell([row.hazard && `hazard: ${row.hazard}`, waited, row.agentError, ...row.notes].filter(Boolean).join('; '))} |`,
     );
   }
   if (report.baseline) {

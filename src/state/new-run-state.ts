@@ -52,6 +52,7 @@ export function startRunState(
       verifierRuns: 0,
       storyFailures: {},
       parked: [],
+      limitedUntil: {},
       accepted: [],
       records: [],
     },

@@ -10,6 +10,16 @@ export const stopReasons = [
   'parked',
   'repeated-error',
   'oscillating',
+  'repeated-claim',
+  'asked-question',
+  'permission-denied',
+  'plan-mode',
+  'no-tool-calls',
+  'idle-exit',
+  'rate-limited',
+  'max-cost',
+  'max-tokens',
+  'cost-unknown',
   'regressed',
   'refused',
   'safety',
@@ -17,6 +27,9 @@ export const stopReasons = [
   'error',
 ] as const;
 export type StopReason = (typeof stopReasons)[number];
+
+/** Ways a headless agent ends an iteration without working (src/loop/detect-hazard.ts): each a breaker. */
+export const hazards = ['asked-question', 'permission-denied', 'plan-mode', 'no-tool-calls', 'idle-exit'] as const;
 
 export const findingSchema = z.object({
   rule: z.string(),
@@ -56,6 +69,17 @@ export const gateComparisonSchema = z.object({
   outcome: z.enum(['ok', 'fixed', 'still-red', 'rejected']),
 });
 
+/** One agent run's receipt (src/usage/resolve-usage.ts): tokens as reported, cost with its source. */
+export const usageSchema = z.object({
+  model: z.string().optional(),
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  cacheReadTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+  costUsd: z.number().optional(),
+  costSource: z.enum(['reported', 'estimated', 'unknown']),
+});
+
 export const verifierRecordSchema = z.object({
   agent: z.string(),
   verdict: z.enum(['accept', 'reject']),
@@ -63,7 +87,9 @@ export const verifierRecordSchema = z.object({
   /** Why the verdict is a reject star-loop wrote itself (no verdict, malformed, timed out, …). */
   error: z.string().optional(),
   durationMs: z.number(),
-  costUsd: z.number().optional(),
+  usage: usageSchema.optional(),
+  /** Set when the verifier could not run because its provider stayed rate-limited past --max-wait. */
+  rateLimited: z.boolean().optional(),
   /** Safety violations by the verifier itself, and the refs that keep its work reachable. */
   safety: z.array(findingSchema).optional(),
   keptRefs: z.array(z.string()).optional(),
@@ -100,6 +126,8 @@ export const iterationRecordSchema = z.object({
   endHead: z.string().optional(),
   /** The content the agent left (before star-loop's own passes commit): for spotting oscillation. */
   endTree: z.string().optional(),
+  /** prd.json (PRD mode) or the task plan after the iteration: for spotting a plan that flips back and forth. */
+  planHash: z.string().optional(),
   agent: z.object({
     exitCode: z.number().optional(),
     signal: z.string().optional(),
@@ -107,7 +135,16 @@ export const iterationRecordSchema = z.object({
     isError: z.boolean(),
     error: z.string().optional(),
     sessionId: z.string().optional(),
-    costUsd: z.number().optional(),
+    /** The adapter that ran (the fallback agent while the primary was rate-limited). */
+    name: z.string().optional(),
+    usage: usageSchema.optional(),
+    /** Runs of the agent in this iteration (more than one when a rate limit was waited out). */
+    attempts: z.number().optional(),
+    waitedMs: z.number().optional(),
+    /** The provider stayed rate-limited or overloaded: not the agent's failure, not a stall. */
+    rateLimited: z.boolean().optional(),
+    /** A headless hazard the iteration showed (src/loop/detect-hazard.ts), with what showed it. */
+    hazard: z.object({ name: z.enum(hazards), evidence: z.string().optional() }).optional(),
   }),
   moved: z.boolean(),
   movement: z.array(z.string()),
@@ -135,11 +172,27 @@ export const runStateSchema = z.object({
   target: z.string(),
   status: z.enum(['running', 'paused', 'finished']),
   /** The iteration under way, for `star-loop status` (cleared when it is recorded). */
-  current: z.object({ iteration: z.number(), story: z.string().optional(), startedAt: z.string(), pgid: z.number().optional() }).optional(),
+  current: z
+    .object({
+      iteration: z.number(),
+      story: z.string().optional(),
+      startedAt: z.string(),
+      pgid: z.number().optional(),
+      /** Set while a rate limit is being waited out (ISO time the next attempt starts). */
+      waitingUntil: z.string().optional(),
+    })
+    .optional(),
   /** The `run` arguments, so `star-loop resume` can continue the run without them. */
   argv: z.array(z.string()).optional(),
   /** The limits of the invocation that last ran it (for `star-loop status`). */
-  limits: z.object({ maxIterations: z.number(), maxTimeMs: z.number().optional() }).optional(),
+  limits: z
+    .object({
+      maxIterations: z.number(),
+      maxTimeMs: z.number().optional(),
+      maxCostUsd: z.number().optional(),
+      maxTokens: z.number().optional(),
+    })
+    .optional(),
   /** The branch the loop commits on, and its worktree when it runs in one (--worktree). */
   branch: z.string().optional(),
   worktree: z.string().optional(),
@@ -166,6 +219,10 @@ export const runStateSchema = z.object({
   storyFailures: z.record(z.string(), z.number()).default({}),
   /** Stories set aside for a human (`.star/pending_for_human.md`), so the loop can move on. */
   parked: z.array(z.object({ story: z.string(), iteration: z.number(), findings: z.array(findingSchema) })).default([]),
+  /** Agents the provider rate-limited, and until when (epoch ms): the fallback runs until then. */
+  limitedUntil: z.record(z.string(), z.number()).default({}),
+  /** The last hazard and how many iterations in a row showed it. */
+  hazardStreak: z.object({ name: z.string(), count: z.number() }).optional(),
   /** The last agent error, normalised, and how many iterations in a row ended with it. */
   errorStreak: z.object({ signature: z.string(), count: z.number() }).optional(),
   /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
@@ -185,3 +242,4 @@ export type GateBaseline = z.infer<typeof gateBaselineSchema>;
 export type GateComparison = z.infer<typeof gateComparisonSchema>;
 export type Verification = z.infer<typeof verificationSchema>;
 export type VerifierRecord = z.infer<typeof verifierRecordSchema>;
+export type UsageRecord = z.infer<typeof usageSchema>;

@@ -2,12 +2,14 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getAgentAdapter } from '../agents/registry.js';
 import type { LoopContext } from '../loop/loop-context.js';
-import { runAgent } from '../loop/run-agent.js';
+import { runAgentWaiting } from '../loop/run-agent-waiting.js';
 import type { Story } from '../prd/prd-schema.js';
 import { renderTemplate } from '../prompt/render-template.js';
 import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
+import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
-import type { VerifierRecord } from '../state/run-state-schema.js';
+import type { RunState, VerifierRecord } from '../state/run-state-schema.js';
+import { remainingBudget } from '../usage/check-budgets.js';
 import type { Finding } from './finding.js';
 import { verdictSchema } from './verdict-schema.js';
 
@@ -20,11 +22,13 @@ export interface VerifierInput {
   story?: Story;
   task?: string;
   summary?: string;
+  /** Saves the run state while a rate limit is waited out. */
+  save: () => Promise<void>;
 }
 
 /** The verdict file's content as a record; anything but a valid verdict is a reject, with the reason. */
-export function readVerdict(text: string | undefined, agent: string, durationMs: number): Omit<VerifierRecord, 'costUsd'> {
-  const reject = (error: string): Omit<VerifierRecord, 'costUsd'> => ({
+export function readVerdict(text: string | undefined, agent: string, durationMs: number): Omit<VerifierRecord, 'usage'> {
+  const reject = (error: string): Omit<VerifierRecord, 'usage'> => ({
     agent,
     verdict: 'reject',
     findings: [
@@ -59,7 +63,7 @@ export function readVerdict(text: string | undefined, agent: string, durationMs:
  * A fresh agent with no memory of the implementation, briefed from prompts/verify.md to prove the claim
  * wrong. Its verdict travels through a file; it must leave the repository as it found it.
  */
-export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promise<VerifierRecord> {
+export async function runVerifier(ctx: LoopContext, state: RunState, input: VerifierInput): Promise<VerifierRecord> {
   const { options, git, paths } = ctx;
   const adapter = getAgentAdapter(options.verifierAgent);
   const verdictFile = join(paths.dir, 'verdict.json');
@@ -82,32 +86,53 @@ export async function runVerifier(ctx: LoopContext, input: VerifierInput): Promi
     verdictFile: '.star/verdict.json',
   });
   await writeFile(join(input.runDir, 'verifier-prompt.md'), prompt, 'utf8');
-  const invocation = adapter.invocation({
-    root: options.root,
-    prompt,
-    iteration: input.iteration,
-    runDir: input.runDir,
-    claimFile: paths.claim,
-    storyId: input.story?.id,
-    model: options.verifierModel,
-    agentCmd: options.agentCmd,
-    role: 'verifier',
-    verdictFile,
-    baseEnv: ctx.env,
-  });
   const guardBefore = await guardSnapshot(ctx.guard);
-  const { proc, output } = await runAgent(ctx, adapter, invocation, {
-    logFile: join(input.runDir, 'verifier.log'),
+  // The verifier waits out rate limits like the implementer; the fallback stands in when it is the same agent.
+  const run = await runAgentWaiting(ctx, state, {
+    iteration: input.iteration,
+    primary: adapter,
+    fallback: adapter === ctx.adapter ? ctx.fallback : undefined,
+    invocation: (agent) =>
+      agent.invocation({
+        root: options.root,
+        prompt,
+        iteration: input.iteration,
+        runDir: input.runDir,
+        claimFile: paths.claim,
+        storyId: input.story?.id,
+        model: agent === adapter ? options.verifierModel : undefined,
+        agentCmd: options.agentCmd,
+        role: 'verifier',
+        verdictFile,
+        baseEnv: ctx.env,
+        budget: remainingBudget(options, state.records),
+      }),
+    logFile: (attempt) => join(input.runDir, attempt === 1 ? 'verifier.log' : `verifier.${attempt}.log`),
     timeoutMs: options.iterationTimeoutMs,
+    // Like the implementer's: a runner killed with -9 mid-verification leaves this group for resume to end.
+    onSpawn: async (pgid) => {
+      if (state.current) state.current.pgid = pgid;
+      await input.save();
+      await refreshFingerprint(guardBefore.fingerprints, paths.state);
+    },
+    save: async () => {
+      await input.save();
+      await refreshFingerprint(guardBefore.fingerprints, paths.state);
+    },
   });
+  const { proc } = run;
   const text = await readFile(verdictFile, 'utf8').catch(() => undefined);
   if (text !== undefined) await writeFile(join(input.runDir, 'verdict.json'), text, 'utf8');
   const record: VerifierRecord = {
     ...(proc.timedOut
       ? readVerdict(undefined, adapter.name, proc.durationMs)
-      : readVerdict(text, adapter.name, Math.round(proc.durationMs))),
-    costUsd: output.costUsd,
+      : readVerdict(text, run.adapter.name, Math.round(proc.durationMs))),
+    usage: run.usage,
   };
+  if (run.gaveUp && text === undefined) {
+    record.rateLimited = true;
+    record.error = `the verifier's provider stayed rate-limited: ${run.gaveUp.signal.detail}`;
+  }
   if (proc.timedOut) {
     record.error = 'the verifier timed out';
     record.findings = [{ rule: 'verifier-no-verdict', detail: 'the verifier timed out before giving a verdict: not accepted' }];

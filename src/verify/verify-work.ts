@@ -24,6 +24,8 @@ export interface VerifyInput {
   summary?: string;
   /** Task mode: unticked plan items, a finding of their own. */
   extraFindings: Finding[];
+  /** Saves the run state (while the verifier waits out a rate limit). */
+  save: () => Promise<void>;
 }
 
 export interface VerifyOutcome {
@@ -80,7 +82,7 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
   if (complete && input.claimed && findings.length === 0 && !ctx.signal.aborted) {
     state.verifierRuns += 1;
     emit({ type: 'verifier.started', iteration: input.iteration, agent: options.verifierAgent });
-    verification.verifier = await runVerifier(ctx, {
+    verification.verifier = await runVerifier(ctx, state, {
       runId: state.runId,
       iteration: input.iteration,
       runDir: input.runDir,
@@ -89,6 +91,7 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
       story: input.story,
       task: options.task,
       summary: input.summary,
+      save: input.save,
     });
     findings.push(...(verification.verifier.verdict === 'accept' ? [] : verification.verifier.findings));
     if (verification.verifier.safety?.length) {

@@ -1,17 +1,8 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
-import { readJson, runCli, SCRIPTED_AGENT, scriptedAgent } from '../helpers/run-cli.js';
-
-/** Puts a `claude` executable on PATH that is the scripted agent speaking Claude Code's stream-json. */
-async function fakeClaude(aux: string, scenarioFile: string): Promise<string> {
-  const bin = join(aux, 'bin');
-  await mkdir(bin, { recursive: true });
-  await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${scenarioFile}" "$@"\n`);
-  await chmod(join(bin, 'claude'), 0o755);
-  return `${bin}:${process.env.PATH ?? ''}`;
-}
+import { fakeClaude, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 
 describe('the claude adapter (stream-json), with a scripted stand-in for the model', () => {
   it('reads only result.result: a promise in a prompt echo or an assistant message is not a claim', async () => {
@@ -42,7 +33,8 @@ describe('the claude adapter (stream-json), with a scripted stand-in for the mod
     );
     expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'accepted']);
     expect(report.table[1]?.claim).toEqual(['promise']);
-    expect(report.costUsd).toBeCloseTo(0.03, 6);
+    // Two implementer runs and the verifier's run ($0.0123): every agent run is on the receipt.
+    expect(report.costUsd).toBeCloseTo(0.0423, 6);
 
     const calls = await agent.calls();
     expect(calls[0]?.argv).toEqual([
@@ -65,17 +57,17 @@ describe('the claude adapter (stream-json), with a scripted stand-in for the mod
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const agent = await scriptedAgent(aux, {
       format: 'claude-stream-json',
-      repeat: { isError: true, final: 'API Error: 529 overloaded\n<promise>COMPLETE</promise>' },
+      repeat: { isError: true, apiErrorStatus: 400, final: 'API Error: 400 invalid request\n<promise>COMPLETE</promise>' },
     });
     const PATH = await fakeClaude(aux, agent.file);
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-iterations', '2'], { PATH });
     expect(result.exitCode).toBe(3);
-    expect(result.stdout).toContain('API status 529');
+    expect(result.stdout).toContain('API status 400');
     const state = await readJson<{ records: Array<{ agent: { isError: boolean; error?: string }; verdict: string }> }>(
       join(repo, '.star/state.json'),
     );
     expect(state.records[0]?.agent.isError).toBe(true);
-    expect(state.records[0]?.agent.error).toContain('API status 529');
+    expect(state.records[0]?.agent.error).toContain('API status 400');
     // The error result's text is not the agent's answer: the promise in it is no claim.
     expect(state.records[0]?.verdict).toBe('no-claim');
     expect(JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')).userStories[0].passes).toBe(false);

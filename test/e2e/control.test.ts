@@ -166,6 +166,37 @@ describe('crash safety: kill -9, then resume', () => {
     expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'accepted']);
   }, 60_000);
 
+  it('kill -9 while the verifier runs: resume ends the verifier left running and the claim is verified again', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add notes' }]) });
+    const pidFile = join(aux, 'verifier.pid');
+    const finisher = await scriptedAgent(aux, {
+      repeat: { append: { 'notes.txt': 'done\n' }, commit: 'finish', claim: { complete: true } },
+    });
+    // The first verifier run records its pid and hangs; every other run is the scripted agent.
+    const cmd = `if [ "$STAR_ROLE" = verifier ] && [ ! -f ${pidFile} ]; then echo $$ > ${pidFile}; exec sleep 60; else ${finisher.cmd}; fi`;
+    const runner = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd], {
+      cwd: repo,
+      reject: false,
+    });
+    await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
+    const verifierPid = Number(await readFile(pidFile, 'utf8'));
+    await waitFor(async () => (await readFile(join(repo, '.star/state.json'), 'utf8')).includes(`"pgid": ${verifierPid}`));
+    runner.kill('SIGKILL');
+    await runner;
+    expect(processRuns(verifierPid)).toBe(true);
+
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout).toContain('ended the agent of interrupted iteration 1');
+    expect(processRuns(verifierPid)).toBe(false);
+    const report = await readJson<{ table: Array<{ iteration: number; verdict: string }> }>(join(repo, '.star/report.json'));
+    // The interrupted iteration is on record (unverified), the claim made again is verified in iteration 2.
+    expect(report.table.map((r) => [r.iteration, r.verdict])).toEqual([
+      [1, 'no-claim'],
+      [2, 'accepted'],
+    ]);
+  }, 60_000);
+
   it('resume continues a paused run with its own arguments; a finished run cannot be resumed', async () => {
     const { repo, aux } = await calcRepo();
     const idle = await scriptedAgent(aux, { steps: [{}, {}], repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });

@@ -124,7 +124,8 @@ describe('PRD mode, end to end through the built CLI', () => {
     const first = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2']);
     expect(first.exitCode).toBe(4);
     const paused = await readJson<ReportJson & { status: string }>(join(repo, '.star/report.json'));
-    expect(paused).toMatchObject({ stopReason: 'stalled', exitCode: 4, iterations: 2, status: 'paused', remaining: ['US-001'] });
+    // A stall with a name: the agent exited 0 without a claim or a change.
+    expect(paused).toMatchObject({ stopReason: 'idle-exit', exitCode: 4, iterations: 2, status: 'paused', remaining: ['US-001'] });
     expect(paused.table.every((r) => !r.moved)).toBe(true);
     const state = await readJson<{ status: string; runId: string }>(join(repo, '.star/state.json'));
     expect(state.status).toBe('paused');

@@ -31,8 +31,9 @@ describe('how a run stops', () => {
       'stop',
     ]);
     expect(stop.exitCode).toBe(4);
+    // The stall has a name: the agent exited 0 twice without a claim or a change.
     expect(await readJson<Report>(join(repo, '.star/report.json'))).toMatchObject({
-      stopReason: 'stalled',
+      stopReason: 'idle-exit',
       status: 'finished',
       iterations: 2,
     });

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -39,4 +39,13 @@ export async function scriptedAgent(
 
 export async function readJson<T = Record<string, unknown>>(file: string): Promise<T> {
   return JSON.parse(await readFile(file, 'utf8')) as T;
+}
+
+/** Puts a `claude` executable on PATH that is the scripted agent speaking Claude Code's stream-json. */
+export async function fakeClaude(aux: string, scenarioFile: string): Promise<string> {
+  const bin = join(aux, 'bin');
+  await mkdir(bin, { recursive: true });
+  await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${scenarioFile}" "$@"\n`);
+  await chmod(join(bin, 'claude'), 0o755);
+  return `${bin}:${process.env.PATH ?? ''}`;
 }

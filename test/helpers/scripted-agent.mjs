@@ -6,7 +6,9 @@
 // The scenario's `steps[k]` drives call k+1 (a counter file beside the scenario counts calls); `then`
 // drives every later call. A step may: write/append/delete files, commit, flip `passes` in prd.json,
 // write the claim file (object, or a string written verbatim), print a final message, echo the prompt,
-// print N junk bytes, sleep, and exit with a code. Every call also records its argv and env in calls.jsonl.
+// print N junk bytes, sleep, and exit with a code. In claude-stream-json format a step may also be rate-limited
+// (`rateLimited: {status, resetInSec}`), fail (`isError`, `apiErrorStatus`), make tool calls (`toolNames`,
+// `toolCalls: 0`), have tools denied (`permissionDenials`), go to plan mode, and report usage (`usage`, `noCost`). Every call also records its argv and env in calls.jsonl.
 // As the verifier (STAR_ROLE=verifier) it follows `scenario.verifier` (steps/repeat; `verdict` is written to
 // STAR_VERDICT_FILE as given) and by default accepts.
 import { execFileSync } from 'node:child_process';
@@ -69,20 +71,46 @@ if (step.printBytes) {
 }
 const final = step.final ?? '';
 if (format === 'claude-stream-json') {
-  out({ type: 'system', subtype: 'init', session_id: 'sess-scripted', cwd: process.cwd(), model: 'scripted', tools: ['Bash', 'Write'] });
+  // Claude Code's stream-json, as observed from the real binary (../shared/agent-clis.md): init, assistant
+  // turns (text and tool_use), an optional rate_limit_event, then the result with usage and cost.
+  const limited = step.rateLimited; // { status?: 429|529, resetInSec?: number }
+  const status = limited ? (limited.status ?? 429) : step.isError ? (step.apiErrorStatus ?? 400) : null;
+  out({
+    type: 'system',
+    subtype: 'init',
+    session_id: 'sess-scripted',
+    cwd: process.cwd(),
+    model: step.model ?? 'scripted',
+    permissionMode: step.permissionMode ?? 'bypassPermissions',
+    tools: ['Bash', 'Write'],
+  });
   if (step.echoPrompt) out({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: prompt }] } });
   for (const text of step.assistantTexts ?? [])
     out({ type: 'assistant', message: { content: [{ type: 'text', text }] }, session_id: 'sess-scripted' });
+  for (const [i, name] of (step.toolNames ?? (step.toolCalls === 0 ? [] : ['Bash'])).entries())
+    out({ type: 'assistant', message: { content: [{ type: 'tool_use', id: `tu${i}`, name, input: {} }] }, session_id: 'sess-scripted' });
+  if (limited?.resetInSec !== undefined)
+    out({
+      type: 'rate_limit_event',
+      rate_limit_info: { status: 'rejected', resetsAt: Math.floor(Date.now() / 1000) + limited.resetInSec, rateLimitType: 'five_hour' },
+    });
+  if (limited)
+    out({
+      type: 'assistant',
+      message: { model: '<synthetic>', content: [{ type: 'text', text: final }] },
+      error: status === 429 ? 'rate_limit' : 'server_error',
+    });
+  const usage = step.usage ?? { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   out({
     type: 'result',
     subtype: 'success',
-    is_error: Boolean(step.isError),
-    api_error_status: step.isError ? 529 : null,
+    is_error: Boolean(step.isError || limited),
+    api_error_status: status,
     result: final,
     session_id: 'sess-scripted',
-    total_cost_usd: step.costUsd ?? 0.0123,
-    usage: { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    permission_denials: [],
+    ...(step.noCost ? {} : { total_cost_usd: step.costUsd ?? 0.0123 }),
+    usage,
+    permission_denials: Array.from({ length: step.permissionDenials ?? 0 }, (_, i) => ({ tool_name: 'Bash', tool_use_id: `d${i}` })),
   });
 } else {
   if (step.echoPrompt) process.stdout.write(prompt);

@@ -1,4 +1,4 @@
-import type { AgentOutput, AgentOutputParser } from '../agent-adapter.js';
+import type { AgentOutput, AgentOutputParser, RateLimitSignal } from '../agent-adapter.js';
 
 interface ClaudeResultEvent {
   type: 'result';
@@ -7,46 +7,129 @@ interface ClaudeResultEvent {
   result?: string;
   session_id?: string;
   total_cost_usd?: number;
-  api_error_status?: number;
+  api_error_status?: number | null;
   usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+  modelUsage?: Record<string, unknown>;
   permission_denials?: unknown[];
+}
+
+interface ClaudeEvent {
+  type?: string;
+  subtype?: string;
+  session_id?: string;
+  model?: string;
+  permissionMode?: string;
+  error?: string;
+  error_status?: number | null;
+  message?: { model?: string; content?: Array<{ type?: string; name?: string }> };
+  rate_limit_info?: { status?: string; resetsAt?: number; rateLimitType?: string };
+}
+
+const PLAN_TOOLS = new Set(['ExitPlanMode', 'EnterPlanMode']);
+
+/** An API failure's HTTP status (or Claude's error class) as a rate-limit signal; other failures are not. */
+function classify(status: number | null | undefined, errorClass: string | undefined): RateLimitSignal['kind'] | undefined {
+  if (status === 429) return 'rate-limit';
+  if (status === 529) return 'overloaded';
+  if (typeof status === 'number' && status >= 500) return 'outage';
+  if (typeof status === 'number') return undefined;
+  if (errorClass === 'rate_limit') return 'rate-limit';
+  if (errorClass === 'overloaded') return 'overloaded';
+  if (errorClass === 'server_error') return 'outage';
+  return undefined;
 }
 
 /**
  * Claude Code's `--output-format stream-json`: the final message is `result.result` and nothing else —
  * assistant text, tool output and prompt echoes never count. API failures arrive as `subtype: "success"`
- * with `is_error: true`, so `is_error` decides.
+ * with `is_error: true`, so `is_error` decides; whether a failure was a rate limit or an overload comes
+ * from structured fields only (`api_error_status`, the synthetic message's `error`, `api_retry`,
+ * `rate_limit_event` with status `rejected`), never from text.
  */
 export function createClaudeStreamParser(): AgentOutputParser {
   let final: ClaudeResultEvent | undefined;
   let sessionId: string | undefined;
+  let model: string | undefined;
+  let toolCalls = 0;
+  let planMode = false;
+  let errorClass: string | undefined;
+  let retryStatus: number | undefined;
+  let rejected: { resetAt?: number; type?: string } | undefined;
   return {
     onLine(line) {
       if (!line.startsWith('{')) return;
-      let event: { type?: string; session_id?: string };
+      let event: ClaudeEvent;
       try {
-        event = JSON.parse(line) as { type?: string; session_id?: string };
+        event = JSON.parse(line) as ClaudeEvent;
       } catch {
         return;
       }
       if (typeof event.session_id === 'string') sessionId = event.session_id;
-      if (event.type === 'result') final = event as ClaudeResultEvent;
+      switch (event.type) {
+        case 'result':
+          final = event as unknown as ClaudeResultEvent;
+          break;
+        case 'system':
+          if (event.subtype === 'init') {
+            if (typeof event.model === 'string') model = event.model;
+            if (event.permissionMode === 'plan') planMode = true;
+          } else if (event.subtype === 'api_retry') {
+            errorClass = event.error;
+            retryStatus = event.error_status ?? undefined;
+          }
+          break;
+        case 'assistant':
+          if (typeof event.error === 'string') errorClass = event.error;
+          if (event.message?.model && event.message.model !== '<synthetic>') model = event.message.model;
+          for (const block of event.message?.content ?? []) {
+            if (block.type !== 'tool_use') continue;
+            toolCalls += 1;
+            if (block.name && PLAN_TOOLS.has(block.name)) planMode = true;
+          }
+          break;
+        case 'rate_limit_event':
+          if (event.rate_limit_info?.status === 'rejected') {
+            const resetsAt = event.rate_limit_info.resetsAt;
+            rejected = { resetAt: typeof resetsAt === 'number' ? resetsAt * 1000 : undefined, type: event.rate_limit_info.rateLimitType };
+          }
+          break;
+      }
     },
     result(): AgentOutput {
-      if (!final) return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId };
+      if (!final)
+        return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId, model, toolCalls, planMode };
       const usage = final.usage ?? {};
       const isError = final.is_error === true || (final.subtype !== undefined && final.subtype !== 'success');
-      const input = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+      const cacheRead = usage.cache_read_input_tokens ?? 0;
+      const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+      const text = typeof final.result === 'string' ? final.result : '';
+      // Max turns and max budget are the run's own limits; only an API failure ("success" + is_error) is the provider's.
+      const apiFailure = final.subtype === undefined || final.subtype === 'success';
+      const kind = !apiFailure ? undefined : rejected ? 'rate-limit' : classify(final.api_error_status ?? retryStatus, errorClass);
       return {
-        finalMessage: typeof final.result === 'string' ? final.result : '',
+        finalMessage: text,
         isError,
         errorMessage: isError
-          ? `${final.subtype ?? 'error'}${final.api_error_status ? ` (API status ${final.api_error_status})` : ''}: ${(final.result ?? '').slice(0, 300)}`
+          ? `${final.subtype ?? 'error'}${final.api_error_status ? ` (API status ${final.api_error_status})` : ''}: ${text.slice(0, 300)}`
           : undefined,
         sessionId: final.session_id ?? sessionId,
+        model: model ?? Object.keys(final.modelUsage ?? {})[0],
         costUsd: final.total_cost_usd,
-        inputTokens: final.usage ? input : undefined,
+        inputTokens: final.usage ? (usage.input_tokens ?? 0) + cacheWrite + cacheRead : undefined,
         outputTokens: usage.output_tokens,
+        cacheReadTokens: final.usage ? cacheRead : undefined,
+        cacheWriteTokens: final.usage ? cacheWrite : undefined,
+        rateLimit:
+          isError && kind
+            ? {
+                kind,
+                resetAt: rejected?.resetAt,
+                detail: `${kind}${final.api_error_status ? ` (HTTP ${final.api_error_status})` : ''}${rejected?.type ? ` (${rejected.type} limit)` : ''}: ${text.slice(0, 200)}`,
+              }
+            : undefined,
+        permissionDenials: Array.isArray(final.permission_denials) ? final.permission_denials.length : undefined,
+        toolCalls,
+        planMode,
       };
     },
   };

@@ -12,6 +12,15 @@ export const demoAdapter: AgentAdapter = {
   name: 'demo',
   description: 'scripted DEMO agent (no model): only knows the stories of `npm run demo`',
   executable: () => process.execPath,
+  capabilities: {
+    structuredOutput: false,
+    sessionId: false,
+    tokens: false,
+    cost: false,
+    rateLimitSignal: false,
+    permissionDenials: false,
+    budgetFlags: false,
+  },
   invocation(ctx) {
     return {
       command: process.execPath,
