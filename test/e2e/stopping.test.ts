@@ -70,6 +70,17 @@ describe('how a run stops', () => {
     expect(report.table[0]?.agentError).toBe('timed out');
   });
 
+  it('--iteration-timeout ends a hanging agent and everything it started; the iteration is recorded as timed out', async () => {
+    const { repo, aux } = await calcRepo();
+    const pidFile = join(aux, 'child.pid');
+    const hang = `sleep 300 & echo $! > ${pidFile}; wait`;
+    const result = await runCli(repo, ['run', 'x', '--agent-cmd', hang, '--iteration-timeout', '1s', '--max-iterations', '2']);
+    expect(result.exitCode).toBe(3);
+    const report = await readJson<Report>(join(repo, '.star/report.json'));
+    expect(report.table[0]?.agentError).toBe('timed out');
+    expect(processAlive(Number(await readFile(pidFile, 'utf8')))).toBe(false);
+  });
+
   it('--idle-timeout ends an agent that prints nothing for too long', async () => {
     const { repo, aux } = await calcRepo();
     const quiet = await scriptedAgent(aux, { repeat: { sleepMs: 30_000 } });
