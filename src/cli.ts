@@ -21,7 +21,7 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .option('--prd <file>', 'PRD mode: work through the user stories in prd.json')
     .option('--prompt <file>', 'prompt mode: read the task from a file such as PROMPT.md')
     .option('--dry-run', 'recon only: print the plan and exit 0, writing nothing')
-    .option('--agent <name>', 'claude (default) | command | demo')
+    .option('--agent <name>', 'claude (default) | codex | gemini | opencode | amp | cursor-agent | grok | aider | command | demo')
     .option('--agent-cmd <cmd>', 'custom agent: run with `sh -c CMD` in the repo root, prompt on stdin')
     .option('--model <id>', 'model id passed to the agent')
     .option('--max-iterations <n>', 'iterations before stopping with exit 3 (default 20)')
@@ -31,6 +31,11 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .option('--max-turns <n>', "each agent run's turn limit, for agents that accept one (Claude Code)")
     .option('--max-wait <duration>', 'how long one iteration waits out rate limits before the run pauses (default 1h)')
     .option('--fallback-agent <name>', 'the agent to run while the primary is rate-limited (and back after)')
+    .option(
+      '--pass-env <name>',
+      'a credential-like environment variable agents may see (repeatable); others are kept from them',
+      (v: string, all: string[] = []) => [...all, v],
+    )
     .option('--stall-after <n>', 'consecutive iterations without movement that count as a stall (default 3)')
     .option('--park-after <n>', 'rejected claims on one story before it is parked for a human and the loop moves on (default 3)')
     .option('--same-error-limit <n>', 'iterations in a row ending with the same error before the run stops (default 5)')
@@ -83,6 +88,15 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
         setExit(await stopCommand(flags));
       });
   }
+
+  program
+    .command('agents')
+    .description('every agent adapter: whether its CLI is on PATH, its version, and what star-loop can read from it')
+    .option('--json', 'one JSON object')
+    .action(async (flags: { json?: boolean }) => {
+      const { agentsCommand } = await import('./commands/agents.js');
+      setExit(await agentsCommand(flags));
+    });
 
   program
     .command('status')

@@ -15,6 +15,10 @@ export interface AgentContext {
   budget?: { maxCostUsd?: number; maxTurns?: number };
   /** star-loop's own environment, from which the agent's is built. */
   baseEnv: NodeJS.ProcessEnv;
+  /** Where the prompt is also stored, for agents that take it as a file (aider, grok). */
+  promptFile?: string;
+  /** Credential-like variables the user lets through to every agent (--pass-env). */
+  passEnv?: readonly string[];
 }
 
 /** How to start the agent: a pure description, so it can be shown, tested and dry-run. */
@@ -26,6 +30,8 @@ export interface AgentInvocation {
   input?: string;
   /** What `--dry-run` and the report show instead of the whole prompt. */
   display: string;
+  /** The model asked for, when the agent's output does not name the one that answered. */
+  model?: string;
   notes: string[];
 }
 
@@ -91,11 +97,17 @@ export interface AgentAdapter {
   invocation(ctx: AgentContext): AgentInvocation;
   createParser(): AgentOutputParser;
   capabilities: AgentCapabilities;
+  /**
+   * Credential-like environment variables (names matching `SECRET_NAME`) this agent may need, by name
+   * pattern; every other credential stays out of its environment. `undefined`: the agent gets them all
+   * (a user's own command).
+   */
+  credentials?: readonly RegExp[];
   /** What the exit code says that the output cannot (e.g. a documented "rate limited" code). */
   interpretExit?(exitCode: number | undefined, output: AgentOutput): AgentOutput;
 }
 
-/** The environment every implementer run gets on top of star-loop's own. */
+/** The environment every agent run gets on top of its (filtered) inherited one. */
 export function starEnv(ctx: AgentContext): Record<string, string> {
   return {
     STAR_ITERATION: String(ctx.iteration),
@@ -105,4 +117,30 @@ export function starEnv(ctx: AgentContext): Record<string, string> {
     STAR_ROLE: ctx.role,
     ...(ctx.verdictFile ? { STAR_VERDICT_FILE: ctx.verdictFile } : {}),
   };
+}
+
+/** Names that look like credentials: keys, tokens, secrets, passwords. */
+export const SECRET_NAME = /(^|_)(API_?KEY|KEY|KEYS|TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|COOKIE|PRIVATE)(_|$)/i;
+
+/** star-loop's own settings for agents (the push-blocking git config), whatever their names look like. */
+const STAR_OWN = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|STAR_[A-Z_]+)$/;
+
+/** Provider key prefixes for agents that can talk to many providers (opencode, aider). */
+export const PROVIDER_CREDENTIALS: readonly RegExp[] = [
+  /^(ANTHROPIC|OPENAI|AZURE|GEMINI|GOOGLE|VERTEX|AWS|OPENROUTER|GROQ|XAI|MISTRAL|DEEPSEEK|TOGETHER|FIREWORKS|COHERE|PERPLEXITY|CEREBRAS|OLLAMA|LITELLM|HF|HUGGINGFACE)_/,
+];
+
+/**
+ * The agent's environment: star-loop's own minus every credential-like variable the agent does not need
+ * (a GITHUB_TOKEN, a cloud key for another provider, …), plus the `STAR_*` context. Pure.
+ */
+export function agentEnv(ctx: AgentContext, credentials: readonly RegExp[] | undefined): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  const pass = new Set(ctx.passEnv ?? []);
+  for (const [name, value] of Object.entries(ctx.baseEnv)) {
+    if (credentials && SECRET_NAME.test(name) && !STAR_OWN.test(name) && !pass.has(name) && !credentials.some((re) => re.test(name)))
+      continue;
+    env[name] = value;
+  }
+  return { ...env, ...starEnv(ctx) };
 }

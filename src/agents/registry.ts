@@ -1,11 +1,25 @@
 import { InputError } from '../errors.js';
 import type { AgentAdapter } from './agent-adapter.js';
+import { aiderAdapter } from './aider/aider-adapter.js';
+import { ampAdapter } from './amp/amp-adapter.js';
 import { claudeAdapter } from './claude/claude-adapter.js';
+import { codexAdapter } from './codex/codex-adapter.js';
 import { commandAdapter } from './command/command-adapter.js';
+import { cursorAdapter } from './cursor/cursor-adapter.js';
 import { demoAdapter } from './demo/demo-adapter.js';
+import { geminiAdapter } from './gemini/gemini-adapter.js';
+import { grokAdapter } from './grok/grok-adapter.js';
+import { opencodeAdapter } from './opencode/opencode-adapter.js';
 
 export const agentAdapters = {
   claude: claudeAdapter,
+  codex: codexAdapter,
+  gemini: geminiAdapter,
+  opencode: opencodeAdapter,
+  amp: ampAdapter,
+  'cursor-agent': cursorAdapter,
+  grok: grokAdapter,
+  aider: aiderAdapter,
   command: commandAdapter,
   demo: demoAdapter,
 } satisfies Record<string, AgentAdapter>;

@@ -82,6 +82,7 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
     model: options.model,
     agentCmd: options.agentCmd,
     baseEnv: {},
+    promptFile: '.star/runs/NNNN/prompt.md',
   });
   const plan = buildPlan({
     options,

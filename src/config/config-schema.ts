@@ -20,6 +20,8 @@ export const configSchema = z.strictObject({
   /** Backoff for rate-limited agents without a reset time: first wait and longest wait (durations). */
   backoff: z.strictObject({ initial: z.string().optional(), max: z.string().optional() }).optional(),
   fallbackAgent: z.string().optional(),
+  /** Credential-like environment variables to pass to agents anyway (e.g. a key your tests need). */
+  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
   /** USD per million tokens, by model-name prefix, over the built-in price table. */
   prices: z
     .record(

@@ -21,6 +21,7 @@ export interface RunFlags {
   maxTurns?: string;
   maxWait?: string;
   fallbackAgent?: string;
+  passEnv?: string[];
   stallAfter?: string;
   parkAfter?: string;
   sameErrorLimit?: string;
@@ -145,6 +146,7 @@ export async function resolveRunOptions(input: {
     },
     fallbackAgent: flags.fallbackAgent ?? config.fallbackAgent,
     prices: config.prices ?? {},
+    passEnv: [...(config.passEnv ?? []), ...(flags.passEnv ?? [])],
     stallAfter:
       flags.stallAfter !== undefined ? positiveInt(flags.stallAfter, '--stall-after') : (config.stallAfter ?? DEFAULTS.stallAfter),
     parkAfter: flags.parkAfter !== undefined ? positiveInt(flags.parkAfter, '--park-after') : (config.parkAfter ?? DEFAULTS.parkAfter),

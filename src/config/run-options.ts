@@ -32,6 +32,8 @@ export interface RunOptions {
   backoff: { initialMs: number; maxMs: number };
   /** Runs while the primary agent is rate-limited, then the primary again. */
   fallbackAgent?: string;
+  /** Credential-like environment variables every agent may see (others are kept from named agents). */
+  passEnv: string[];
   /** Overrides and additions to the price table (USD per million tokens). */
   prices: Record<string, ModelPrice>;
   stallAfter: number;

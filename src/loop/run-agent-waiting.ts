@@ -91,7 +91,9 @@ export async function runAgentWaiting(
       onSpawn: input.onSpawn,
     });
     ranMs += Date.now() - t0;
-    const output = adapter.interpretExit ? adapter.interpretExit(result.proc.exitCode, result.output) : result.output;
+    const read = adapter.interpretExit ? adapter.interpretExit(result.proc.exitCode, result.output) : result.output;
+    // Agents that do not say which model answered are priced by the model they were asked for.
+    const output = read.model ? read : { ...read, model: invocation.model };
     usages.push(resolveUsage(output, options.prices));
     last = { adapter, invocation, proc: result.proc, output, attempts: attemptNumber, waitedMs: 0 };
     const limit = output.rateLimit;

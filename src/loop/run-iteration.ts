@@ -121,6 +121,8 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
         agentCmd: options.agentCmd,
         role: 'implementer',
         baseEnv: ctx.env,
+        passEnv: options.passEnv,
+        promptFile: join(runDir, 'prompt.md'),
         budget,
       }),
     logFile: (attempt) => join(runDir, attempt === 1 ? 'agent.log' : `agent.${attempt}.log`),

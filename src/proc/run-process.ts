@@ -94,7 +94,8 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
 
   const child = execa(spec.command, spec.args, {
     cwd: spec.cwd,
-    env: spec.env,
+    // PWD inherited from star-loop would name another folder: some agents (opencode) trust it over the cwd.
+    env: { ...spec.env, PWD: spec.cwd },
     extendEnv: false,
     detached: true,
     reject: false,

@@ -105,6 +105,8 @@ export async function runVerifier(ctx: LoopContext, state: RunState, input: Veri
         role: 'verifier',
         verdictFile,
         baseEnv: ctx.env,
+        passEnv: options.passEnv,
+        promptFile: join(input.runDir, 'verifier-prompt.md'),
         budget: remainingBudget(options, state.records),
       }),
     logFile: (attempt) => join(input.runDir, attempt === 1 ? 'verifier.log' : `verifier.${attempt}.log`),

@@ -29,6 +29,20 @@ describe('runProcess (the only owner of child processes)', () => {
     expect(result.tail).toContain('last');
   });
 
+  it('PWD names the folder the process runs in, not the one star-loop was started from', async () => {
+    const { dir, log } = await setup();
+    const lines: string[] = [];
+    await runProcess({
+      command: 'node',
+      args: ['-e', 'console.log(process.env.PWD)'],
+      cwd: dir,
+      env: { PATH: process.env.PATH, PWD: '/somewhere/else' },
+      logFile: log,
+      onStdoutLine: (l) => lines.push(l),
+    });
+    expect(lines).toEqual([dir]);
+  });
+
   it('on timeout ends the whole process group, grandchildren included', async () => {
     const { dir, log } = await setup();
     const pidFile = join(dir, 'grandchild.pid');

@@ -1,5 +1,4 @@
-import type { AgentAdapter } from '../agent-adapter.js';
-import { starEnv } from '../agent-adapter.js';
+import { type AgentAdapter, agentEnv } from '../agent-adapter.js';
 import { createClaudeStreamParser } from './parse-claude-stream.js';
 
 const BASE_ARGS = ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'];
@@ -9,6 +8,8 @@ export const claudeAdapter: AgentAdapter = {
   name: 'claude',
   description: 'Claude Code: claude -p --output-format stream-json --verbose --dangerously-skip-permissions',
   executable: () => 'claude',
+  // The Anthropic API, or Bedrock / Vertex when Claude Code is set up for them.
+  credentials: [/^ANTHROPIC_/, /^CLAUDE_/, /^AWS_/, /^GOOGLE_APPLICATION_CREDENTIALS$/],
   capabilities: {
     structuredOutput: true,
     sessionId: true,
@@ -27,14 +28,16 @@ export const claudeAdapter: AgentAdapter = {
       // Claude Code stops itself when this run alone would spend what is left of --max-cost.
       ...(budget.maxCostUsd !== undefined ? ['--max-budget-usd', budget.maxCostUsd.toFixed(4)] : []),
     ];
-    const env: Record<string, string | undefined> = { ...ctx.baseEnv, ...starEnv(ctx) };
+    const env = agentEnv(ctx, claudeAdapter.credentials);
     const notes: string[] = [];
-    // Claude Code refuses --dangerously-skip-permissions as root unless it is told it runs in a sandbox.
-    if (process.getuid?.() === 0 && !env.IS_SANDBOX) {
+    // Claude Code refuses --dangerously-skip-permissions as root unless IS_SANDBOX is exactly "1".
+    if (process.getuid?.() === 0 && env.IS_SANDBOX !== '1') {
+      notes.push(
+        `running as root: IS_SANDBOX=1 set${env.IS_SANDBOX ? ` (it was "${env.IS_SANDBOX}")` : ''} so Claude Code accepts --dangerously-skip-permissions`,
+      );
       env.IS_SANDBOX = '1';
-      notes.push('running as root: IS_SANDBOX=1 set so Claude Code accepts --dangerously-skip-permissions');
     }
-    return { command: 'claude', args, env, input: ctx.prompt, display: `claude ${args.join(' ')} < prompt`, notes };
+    return { command: 'claude', args, env, input: ctx.prompt, display: `claude ${args.join(' ')} < prompt`, notes, model: ctx.model };
   },
   createParser: createClaudeStreamParser,
 };

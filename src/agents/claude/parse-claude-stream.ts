@@ -8,7 +8,17 @@ interface ClaudeResultEvent {
   session_id?: string;
   total_cost_usd?: number;
   api_error_status?: number | null;
-  usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_creation_input_tokens?: number;
+    cache_read_input_tokens?: number;
+    // Cursor's spelling.
+    inputTokens?: number;
+    outputTokens?: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+  };
   modelUsage?: Record<string, unknown>;
   permission_denials?: unknown[];
 }
@@ -87,6 +97,10 @@ export function createClaudeStreamParser(): AgentOutputParser {
             if (block.name && PLAN_TOOLS.has(block.name)) planMode = true;
           }
           break;
+        // Cursor's stream-json (the same shape otherwise) reports tool calls as events of their own.
+        case 'tool_call':
+          if (event.subtype === 'started') toolCalls += 1;
+          break;
         case 'rate_limit_event':
           if (event.rate_limit_info?.status === 'rejected') {
             const resetsAt = event.rate_limit_info.resetsAt;
@@ -100,8 +114,8 @@ export function createClaudeStreamParser(): AgentOutputParser {
         return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId, model, toolCalls, planMode };
       const usage = final.usage ?? {};
       const isError = final.is_error === true || (final.subtype !== undefined && final.subtype !== 'success');
-      const cacheRead = usage.cache_read_input_tokens ?? 0;
-      const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+      const cacheRead = usage.cache_read_input_tokens ?? usage.cacheReadTokens ?? 0;
+      const cacheWrite = usage.cache_creation_input_tokens ?? usage.cacheWriteTokens ?? 0;
       const text = typeof final.result === 'string' ? final.result : '';
       // Max turns and max budget are the run's own limits; only an API failure ("success" + is_error) is the provider's.
       const apiFailure = final.subtype === undefined || final.subtype === 'success';
@@ -115,8 +129,8 @@ export function createClaudeStreamParser(): AgentOutputParser {
         sessionId: final.session_id ?? sessionId,
         model: model ?? Object.keys(final.modelUsage ?? {})[0],
         costUsd: final.total_cost_usd,
-        inputTokens: final.usage ? (usage.input_tokens ?? 0) + cacheWrite + cacheRead : undefined,
-        outputTokens: usage.output_tokens,
+        inputTokens: final.usage ? (usage.input_tokens ?? usage.inputTokens ?? 0) + cacheWrite + cacheRead : undefined,
+        outputTokens: usage.output_tokens ?? usage.outputTokens,
         cacheReadTokens: final.usage ? cacheRead : undefined,
         cacheWriteTokens: final.usage ? cacheWrite : undefined,
         rateLimit:

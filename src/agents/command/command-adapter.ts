@@ -1,4 +1,4 @@
-import { type AgentAdapter, starEnv } from '../agent-adapter.js';
+import { type AgentAdapter, agentEnv } from '../agent-adapter.js';
 import { createTailTextParser } from '../tail-text-parser.js';
 
 /** EX_TEMPFAIL from sysexits.h: the command agent's way to say "rate limited, try again later". */
@@ -37,7 +37,9 @@ export const commandAdapter: AgentAdapter = {
     return {
       command: 'sh',
       args: ['-c', ctx.agentCmd],
-      env: { ...ctx.baseEnv, ...starEnv(ctx) },
+      // Your own command: it gets your whole environment (it may wrap any agent with any key).
+      env: agentEnv(ctx, undefined),
+      model: ctx.model,
       input: ctx.prompt,
       display: `sh -c ${JSON.stringify(ctx.agentCmd)} < prompt`,
       notes: [],

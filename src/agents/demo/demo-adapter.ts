@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type AgentAdapter, starEnv } from '../agent-adapter.js';
+import { type AgentAdapter, agentEnv } from '../agent-adapter.js';
 import { createTailTextParser } from '../tail-text-parser.js';
 
 const DEMO_AGENT = fileURLToPath(new URL('../../demo/demo-agent.js', import.meta.url));
@@ -25,7 +25,7 @@ export const demoAdapter: AgentAdapter = {
     return {
       command: process.execPath,
       args: [DEMO_AGENT],
-      env: { ...ctx.baseEnv, ...starEnv(ctx) },
+      env: agentEnv(ctx, []),
       input: ctx.prompt,
       display: 'demo agent (scripted, no language model)',
       notes: [],
