@@ -37,7 +37,10 @@ function addImport(name: string): void {
   replace('test/calc.test.js', 'import { ', `import { ${name}, `);
 }
 
-const prompt = readFileSync(0, 'utf8');
+// A stream, not readFileSync(0): that can fail with EAGAIN on a pipe when the machine is busy.
+const chunks: Buffer[] = [];
+for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+const prompt = Buffer.concat(chunks).toString('utf8');
 if (process.env.STAR_ROLE === 'verifier') {
   // As the adversarial verifier it re-runs the gate itself, as the real verifier prompt asks, and decides on that.
   let passed = true;

@@ -106,7 +106,6 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     stderr: 'pipe',
   });
   const pid = child.pid;
-  if (pid) await spec.onSpawn?.(pid);
 
   let timedOut = false;
   let idle = false;
@@ -165,6 +164,8 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     child.stdout ? pipeline(child.stdout, sink(parse)) : Promise.resolve(),
     child.stderr ? pipeline(child.stderr, sink(false)) : Promise.resolve(),
   ];
+  // Only now, with the output already being read: a fast agent may finish while this runs.
+  if (pid) await spec.onSpawn?.(pid);
   const result = await child;
   await Promise.allSettled(streams);
   splitter.end();

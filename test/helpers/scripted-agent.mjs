@@ -25,7 +25,13 @@ const call = (existsSync(counterFile) ? Number(readFileSync(counterFile, 'utf8')
 writeFileSync(counterFile, String(call));
 const step = script.steps?.[call - 1] ?? script.repeat ?? {};
 const format = scenario.format ?? 'text';
-const prompt = step.ignoreStdin ? '' : readFileSync(0, 'utf8');
+// Read stdin as a stream: readFileSync(0) can fail with EAGAIN on a pipe when the machine is busy.
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+const prompt = step.ignoreStdin ? '' : await readStdin();
 appendFileSync(
   `${scenarioFile}.log.jsonl`,
   `${JSON.stringify({ role: verifier ? 'verifier' : 'implementer', call, argv: process.argv.slice(3), cwd: process.cwd(), env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('STAR_') || k === 'IS_SANDBOX')), promptBytes: Buffer.byteLength(prompt) })}\n`,

@@ -29,6 +29,23 @@ describe('runProcess (the only owner of child processes)', () => {
     expect(result.tail).toContain('last');
   });
 
+  it('keeps every byte of a fast process whose onSpawn is slow (the output is read from the start)', async () => {
+    const { dir, log } = await setup();
+    const lines: string[] = [];
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', 'echo first; echo second'],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+      onStdoutLine: (l) => lines.push(l),
+      onSpawn: () => new Promise((r) => setTimeout(r, 1500)),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(lines).toEqual(['first', 'second']);
+    expect(await readFile(log, 'utf8')).toBe('first\nsecond\n');
+  });
+
   it('PWD names the folder the process runs in, not the one star-loop was started from', async () => {
     const { dir, log } = await setup();
     const lines: string[] = [];
