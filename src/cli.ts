@@ -59,7 +59,9 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .option('--allow-push', 'do not block git push for the agent')
     .option('--protect <glob>', 'a path the agent must not change (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('--on-finish <cmd>', 'run CMD (sh -c) when the loop stops; STAR_STOP_REASON, STAR_EXIT_CODE, STAR_REPORT in its env')
-    .option('--json', 'one JSON event per line on stdout instead of human output')
+    .option('--json', 'one JSON event per line on stdout instead of human output (schema: `star-loop schema events`)')
+    .option('--verbose', 'stream every line the agent prints (otherwise its activity is summarised)')
+    .option('--debug', 'print stack traces for internal errors')
     .addHelpText('after', EXIT_CODES)
     .action(async (task: string[], flags: Record<string, unknown>, command: Command) => {
       const { runCommand } = await import('./commands/run.js');
@@ -88,6 +90,42 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
         setExit(await stopCommand(flags));
       });
   }
+
+  program
+    .command('init')
+    .description('scaffold prd.json, AGENTS.md and star.config.json in this repository (never overwrites a file)')
+    .action(async () => {
+      const { initCommand } = await import('./commands/init.js');
+      setExit(await initCommand());
+    });
+
+  program
+    .command('validate')
+    .description('check a prd.json and print every problem with its path and a fix')
+    .argument('[file]', 'the PRD', 'prd.json')
+    .action(async (file: string) => {
+      const { validateCommand } = await import('./commands/validate.js');
+      setExit(await validateCommand(file));
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of prd | config | claim | verdict | events, for editors and scripts')
+    .argument('<name>', 'prd, config, claim, verdict or events')
+    .action(async (name: string) => {
+      const { schemaCommand } = await import('./commands/schema.js');
+      setExit(await schemaCommand(name));
+    });
+
+  program
+    .command('import')
+    .description('convert another PRD shape (stories with status and qualityGates, features, tasks) or a markdown checklist into prd.json')
+    .argument('<file>', 'the PRD or checklist to convert')
+    .option('-o, --out <file>', 'where to write (default prd.json; never overwritten)')
+    .action(async (file: string, flags: { out?: string }) => {
+      const { importCommand } = await import('./commands/import.js');
+      setExit(await importCommand(file, flags));
+    });
 
   program
     .command('agents')
@@ -121,15 +159,18 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
   return program;
 }
 
-function printError(error: unknown): ExitCode {
+function printError(error: unknown, debug: boolean): ExitCode {
   if (error instanceof StarError) {
     process.stderr.write(`star-loop: ${error.message}\n`);
     if (error.hint) process.stderr.write(`  fix: ${error.hint}\n`);
     process.stderr.write(`  (exit ${error.exitCode})\n`);
     return error.exitCode;
   }
+  process.stderr.write(`star-loop: internal error: ${(error as Error)?.message ?? String(error)}\n`);
   process.stderr.write(
-    `star-loop: internal error — this is a bug, please report it with the lines below\n${(error as Error)?.stack ?? String(error)}\n`,
+    debug
+      ? `${(error as Error)?.stack ?? ''}\n  (exit ${ExitCode.Internal}; this is a bug: please report it with the lines above)\n`
+      : `  fix: this is a bug in star-loop; run again with --debug for the stack trace and report it\n  (exit ${ExitCode.Internal})\n`,
   );
   return ExitCode.Internal;
 }
@@ -137,6 +178,10 @@ function printError(error: unknown): ExitCode {
 /** The CLI entry: the only place that decides the process's exit code. */
 export async function main(argv: string[]): Promise<ExitCode> {
   let code: ExitCode = ExitCode.Complete;
+  // A reader that went away (`star-loop schema prd | head`) is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   const program = buildProgram((c) => {
     code = c;
   });
@@ -146,7 +191,7 @@ export async function main(argv: string[]): Promise<ExitCode> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.Complete : ExitCode.Usage;
     }
-    return printError(error);
+    return printError(error, argv.includes('--debug'));
   }
   return code;
 }
@@ -156,6 +201,6 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.exitCode = printError(error);
+    process.exitCode = printError(error, process.argv.includes('--debug'));
   },
 );

@@ -80,8 +80,25 @@ export interface AgentCapabilities {
   budgetFlags: boolean;
 }
 
+/** One thing the agent did, summarised for the terminal: a tool call and what it touched. */
+export interface AgentActivity {
+  tool?: string;
+  text: string;
+}
+
+/** A short, single-line summary of a tool's input: the command, or the file. */
+export function summariseTool(name: string, input: unknown): AgentActivity {
+  const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const target = [args.command, args.cmd, args.file_path, args.filePath, args.path, args.pattern].find((v) => typeof v === 'string') as
+    | string
+    | undefined;
+  const short = target ? target.replace(/\s+/g, ' ').slice(0, 120) : '';
+  return { tool: name, text: short ? `${name}: ${short}` : name };
+}
+
 export interface AgentOutputParser {
-  onLine(line: string): void;
+  /** Reads one line of stdout; returns what the agent did, when the line shows a tool call. */
+  onLine(line: string): AgentActivity | undefined;
   result(): AgentOutput;
 }
 

@@ -12,6 +12,7 @@ export function createTailTextParser(limit = 16 * 1024): AgentOutputParser {
       lines.push(line);
       size += line.length + 1;
       while (size > limit && lines.length > 1) size -= (lines.shift()?.length ?? 0) + 1;
+      return undefined;
     },
     result(): AgentOutput {
       return { finalMessage: lines.join('\n'), isError: false };

@@ -28,7 +28,7 @@ const CAPABILITY_LABELS: ReadonlyArray<readonly [keyof AgentCapabilities, string
 /** The first line of `<cli> --version`, bounded in time (a CLI that hangs is "unknown"). */
 async function versionOf(path: string): Promise<string | undefined> {
   const out = await runCapture(path, ['--version'], { cwd: process.cwd(), timeoutMs: 10_000 }).catch(() => undefined);
-  if (!out || out.exitCode !== 0) return undefined;
+  if (out?.exitCode !== 0) return undefined;
   return (out.stdout.trim() || out.stderr.trim()).split('\n')[0]?.slice(0, 80);
 }
 

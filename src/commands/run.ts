@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { getAgentAdapter } from '../agents/registry.js';
 import { loadConfig } from '../config/load-config.js';
@@ -22,6 +22,9 @@ import { buildPlan } from '../recon/plan.js';
 import { readGitState } from '../recon/read-git-state.js';
 import { renderPlan } from '../recon/render-plan.js';
 import { buildReport } from '../report/build-report.js';
+import { githubAnnotations } from '../report/github.js';
+import { chooseOutputMode } from '../report/output-mode.js';
+import { renderReportMarkdown } from '../report/render-report-markdown.js';
 import { printLine, terminalSubscriber } from '../report/terminal-output.js';
 import { writeReport } from '../report/write-report.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';
@@ -174,7 +177,8 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
 
     const logger = createEventLogger(paths.log);
     const redactor = createRedactor(process.env);
-    const emit = createEmitter([logger.log, terminalSubscriber(options.json)], redactor.longest > 0 ? redactor.redact : undefined);
+    const terminal = terminalSubscriber(chooseOutputMode({ json: options.json, isTTY: Boolean(process.stdout.isTTY), env: process.env }));
+    const emit = createEmitter([logger.log, terminal.onEvent], redactor.longest > 0 ? redactor.redact : undefined);
     const controller = new AbortController();
     const gentle = new AbortController();
     const removeSignals = onStopSignals(controller, gentle, (message) => emit({ type: 'warning', message }));
@@ -204,6 +208,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
         prdFile: options.prdFile,
       },
       prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
+      agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
     };
     emit({ type: 'run.started', runId: state.runId, continued, plan });
     for (const note of [...lockWarnings, ...recovered, ...agentNotes]) emit({ type: 'warning', message: note });
@@ -219,14 +224,23 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
       state.exitCode = exitCodeFor('error');
       state.endedAt = new Date().toISOString();
       await writeState(paths.state, state);
-      emit({ type: 'warning', message: `${state.stopDetail}\n${(error as Error).stack ?? ''}` });
+      emit({
+        type: 'warning',
+        message: options.debug
+          ? `${state.stopDetail}\n${(error as Error).stack ?? ''}`
+          : `${state.stopDetail} (run with --debug for the stack trace)`,
+      });
     } finally {
       removeSignals();
     }
 
     const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
     const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024, verify: options.verify });
-    await writeReport(paths, redactDeep(report, redactor.redact));
+    const published = redactDeep(report, redactor.redact);
+    await writeReport(paths, published);
+    // In a GitHub Actions job: the report joins the job summary, findings become annotations.
+    if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, `${renderReportMarkdown(published)}\n`);
+    if (process.env.GITHUB_ACTIONS === 'true' && !options.json) for (const line of githubAnnotations(published)) printLine(line);
     emit({
       type: 'run.finished',
       runId: state.runId,
@@ -252,6 +266,7 @@ export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: 
       if (problem) emit({ type: 'warning', message: problem });
     }
     logger.close();
+    terminal.close();
     return report.exitCode as ExitCode;
   } finally {
     await releaseLock();

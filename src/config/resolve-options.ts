@@ -30,6 +30,8 @@ export interface RunFlags {
   idleTimeout?: string;
   gateTimeout?: string;
   json?: boolean;
+  verbose?: boolean;
+  debug?: boolean;
   verify?: string;
   verifierAgent?: string;
   verifierModel?: string;
@@ -171,6 +173,8 @@ export async function resolveRunOptions(input: {
       flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`,
     ),
     json: flags.json ?? false,
+    verbose: flags.verbose ?? false,
+    debug: flags.debug ?? false,
     verify: flags.verify !== undefined ? verifyMode(flags.verify, '--verify') : (config.verify ?? DEFAULTS.verify),
     verifierAgent: '',
     verifierModel: flags.verifierModel ?? config.verifierModel,

@@ -47,6 +47,10 @@ export interface RunOptions {
   idleTimeoutMs?: number;
   gateTimeoutMs: number;
   json: boolean;
+  /** Stream every line the agent prints to the terminal (its activity is otherwise summarised). */
+  verbose: boolean;
+  /** Stack traces for internal errors. */
+  debug: boolean;
   /** claims: verify completion claims; every: also check every iteration's work; off: trust the agent. */
   verify: VerifyMode;
   /** The adversarial verifier: the implementer's agent and model unless set. */

@@ -35,6 +35,7 @@ export type LoopEvent =
       waitMs: number;
       resetAt?: string;
     }
+  | { type: 'agent.activity'; iteration: number; role: 'implementer' | 'verifier'; tool?: string; text: string }
   | { type: 'work.committed'; iteration: number; commit: string; message: string }
   | { type: 'passes.restored'; iteration: number; stories: string[] }
   | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }

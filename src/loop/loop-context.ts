@@ -30,6 +30,8 @@ export interface LoopContext {
   guard: Guard;
   /** Credential-like environment values, scrubbed from every log and report. */
   redactor: { redact: (text: string) => string; longest: number };
+  /** --verbose: every line the agent prints, to the terminal. */
+  agentLine?: (line: string) => void;
   /** PRD mode: prd.json's path relative to the repository root, as the prompt names it. */
   prdRelative?: string;
 }

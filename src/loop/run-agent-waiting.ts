@@ -56,6 +56,7 @@ export async function runAgentWaiting(
   state: RunState,
   input: {
     iteration: number;
+    role: 'implementer' | 'verifier';
     primary: AgentAdapter;
     fallback?: AgentAdapter;
     invocation: (adapter: AgentAdapter) => AgentInvocation;
@@ -89,6 +90,8 @@ export async function runAgentWaiting(
       logFile: input.logFile(attemptNumber),
       timeoutMs: input.timeoutMs,
       onSpawn: input.onSpawn,
+      iteration: input.iteration,
+      role: input.role,
     });
     ranMs += Date.now() - t0;
     const read = adapter.interpretExit ? adapter.interpretExit(result.proc.exitCode, result.output) : result.output;

@@ -10,7 +10,13 @@ export async function runAgent(
   ctx: LoopContext,
   adapter: AgentAdapter,
   invocation: AgentInvocation,
-  options: { logFile: string; timeoutMs: number; onSpawn?: (pgid: number) => Promise<void> },
+  options: {
+    logFile: string;
+    timeoutMs: number;
+    onSpawn?: (pgid: number) => Promise<void>;
+    iteration: number;
+    role: 'implementer' | 'verifier';
+  },
 ): Promise<{ proc: ProcessResult; output: AgentOutput }> {
   const parser = adapter.createParser();
   const proc = await runProcess({
@@ -20,7 +26,13 @@ export async function runAgent(
     input: invocation.input,
     cwd: ctx.options.root,
     logFile: options.logFile,
-    onStdoutLine: (line) => parser.onLine(line),
+    onStdoutLine: (line) => {
+      const activity = parser.onLine(line);
+      // What the agent does is summarised (a tool call, a file), never dumped; --verbose streams it all.
+      if (activity)
+        ctx.emit({ type: 'agent.activity', iteration: options.iteration, role: options.role, tool: activity.tool, text: activity.text });
+      ctx.agentLine?.(line);
+    },
     timeoutMs: options.timeoutMs,
     idleTimeoutMs: ctx.options.idleTimeoutMs,
     signal: ctx.signal,

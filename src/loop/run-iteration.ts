@@ -107,6 +107,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   const remainingTime = options.maxTimeMs !== undefined ? Math.max(1000, options.maxTimeMs - state.activeMs) : Number.POSITIVE_INFINITY;
   const run = await runAgentWaiting(ctx, state, {
     iteration: n,
+    role: 'implementer',
     primary: ctx.adapter,
     fallback: ctx.fallback,
     invocation: (adapter) =>

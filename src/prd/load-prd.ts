@@ -33,8 +33,18 @@ function fixFor(path: string): string {
   return FIX_BY_FIELD[last] ?? 'correct the value at this path';
 }
 
+/** Story fields that machine-written PRDs use instead of star-loop's, with what to do instead. */
+const STORY_MISTAKES: Record<string, string> = {
+  status:
+    'star-loop tracks completion in "passes" (true or false), not "status"; replace it (done → "passes": true), or convert the file with `star-loop import`',
+  subtasks:
+    'stories have no subtasks: make each subtask a story of its own (order them with "dependsOn"), or convert the file with `star-loop import` (it makes them acceptance criteria)',
+  estimated_hours: 'star-loop does not use estimates: remove "estimated_hours"',
+  files: 'star-loop does not use "files": name the files in the description or acceptanceCriteria instead',
+};
+
 /** Shapes that machine-written PRDs get wrong often enough to deserve their own message. */
-function commonMistakes(raw: unknown): FieldProblem[] {
+export function commonMistakes(raw: unknown): FieldProblem[] {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return [{ path: '(top level)', message: 'expected a JSON object with a "userStories" array' }];
   }
@@ -45,10 +55,18 @@ function commonMistakes(raw: unknown): FieldProblem[] {
       if (wrong in obj) {
         problems.push({
           path: wrong,
-          message: `found "${wrong}" where star-loop expects "userStories"; rename the key to "userStories" (each story needs "id", "title" and "passes")`,
+          message: `found "${wrong}" where star-loop expects "userStories"; rename the key to "userStories" (each story needs "id", "title" and "passes"), or convert the file with \`star-loop import\``,
         });
       }
     }
+  }
+  if (Array.isArray(obj.userStories)) {
+    obj.userStories.forEach((story, i) => {
+      if (typeof story !== 'object' || story === null) return;
+      for (const [field, fix] of Object.entries(STORY_MISTAKES)) {
+        if (field in story) problems.push({ path: `userStories[${i}].${field}`, message: fix });
+      }
+    });
   }
   return problems;
 }
@@ -57,27 +75,40 @@ export function formatProblems(file: string, problems: FieldProblem[]): string {
   return problems.map((p) => `${file}: ${p.path}: ${p.message}`).join('\n');
 }
 
-/** Parses and validates prd.json text; throws InputError (exit 2) naming every bad path. */
-export function parsePrd(file: string, text: string): Prd {
+/** Every problem of a prd.json text, each with its path and a fix: the common mistakes, the schema, then consistency. */
+export function checkPrd(text: string): { prd?: Prd; problems: FieldProblem[]; syntaxError?: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
+    return { problems: [], syntaxError: (error as Error).message };
+  }
+  const problems = commonMistakes(raw);
+  const parsed = prdSchema.safeParse(raw);
+  if (!parsed.success) {
+    const flagged = new Set(problems.map((p) => p.path));
+    for (const p of zodProblems(parsed.error)) {
+      // "passes is missing" says nothing new where "status" was already explained.
+      if (p.path.endsWith('.passes') && flagged.has(p.path.replace(/\.passes$/, '.status'))) continue;
+      problems.push({ ...p, message: `${p.message} — ${fixFor(p.path)}` });
+    }
+    return { problems };
+  }
+  problems.push(...checkPrdConsistency(parsed.data));
+  return { prd: problems.length === 0 ? parsed.data : undefined, problems };
+}
+
+/** Parses and validates prd.json text; throws InputError (exit 2) naming every bad path. */
+export function parsePrd(file: string, text: string): Prd {
+  const checked = checkPrd(text);
+  if (checked.syntaxError !== undefined) {
     throw new InputError(
-      `${file}: not valid JSON (${(error as Error).message})`,
+      `${file}: not valid JSON (${checked.syntaxError})`,
       'fix the JSON syntax, e.g. with `node -e "JSON.parse(require(\'fs\').readFileSync(process.argv[1]))" prd.json`',
     );
   }
-  const mistakes = commonMistakes(raw);
-  if (mistakes.length > 0) throw new InputError(formatProblems(file, mistakes), 'see "PRD mode" in the README');
-  const parsed = prdSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = zodProblems(parsed.error).map((p) => ({ ...p, message: `${p.message} — ${fixFor(p.path)}` }));
-    throw new InputError(formatProblems(file, problems), 'see "PRD mode" in the README for the format');
-  }
-  const consistency = checkPrdConsistency(parsed.data);
-  if (consistency.length > 0) throw new InputError(formatProblems(file, consistency), 'see "PRD mode" in the README');
-  return parsed.data;
+  if (!checked.prd) throw new InputError(formatProblems(file, checked.problems), 'see "PRD mode" in the README for the format');
+  return checked.prd;
 }
 
 export async function loadPrd(file: string): Promise<LoadedPrd> {

@@ -90,6 +90,7 @@ export async function runVerifier(ctx: LoopContext, state: RunState, input: Veri
   // The verifier waits out rate limits like the implementer; the fallback stands in when it is the same agent.
   const run = await runAgentWaiting(ctx, state, {
     iteration: input.iteration,
+    role: 'verifier',
     primary: adapter,
     fallback: adapter === ctx.adapter ? ctx.fallback : undefined,
     invocation: (agent) =>

@@ -1,4 +1,4 @@
-import type { AgentOutput, AgentOutputParser, RateLimitSignal } from '../agent-adapter.js';
+import { type AgentActivity, type AgentOutput, type AgentOutputParser, type RateLimitSignal, summariseTool } from '../agent-adapter.js';
 
 interface ClaudeResultEvent {
   type: 'result';
@@ -31,7 +31,8 @@ interface ClaudeEvent {
   permissionMode?: string;
   error?: string;
   error_status?: number | null;
-  message?: { model?: string; content?: Array<{ type?: string; name?: string }> };
+  message?: { model?: string; content?: Array<{ type?: string; name?: string; input?: unknown }> };
+  tool_call?: Record<string, { args?: unknown }>;
   rate_limit_info?: { status?: string; resetsAt?: number; rateLimitType?: string };
 }
 
@@ -66,8 +67,9 @@ export function createClaudeStreamParser(): AgentOutputParser {
   let retryStatus: number | undefined;
   let rejected: { resetAt?: number; type?: string } | undefined;
   return {
-    onLine(line) {
+    onLine(line): AgentActivity | undefined {
       if (!line.startsWith('{')) return;
+      let activity: AgentActivity | undefined;
       let event: ClaudeEvent;
       try {
         event = JSON.parse(line) as ClaudeEvent;
@@ -95,11 +97,16 @@ export function createClaudeStreamParser(): AgentOutputParser {
             if (block.type !== 'tool_use') continue;
             toolCalls += 1;
             if (block.name && PLAN_TOOLS.has(block.name)) planMode = true;
+            activity = summariseTool(block.name ?? 'tool', block.input);
           }
           break;
         // Cursor's stream-json (the same shape otherwise) reports tool calls as events of their own.
         case 'tool_call':
-          if (event.subtype === 'started') toolCalls += 1;
+          if (event.subtype === 'started') {
+            toolCalls += 1;
+            const [name, call] = Object.entries(event.tool_call ?? {})[0] ?? ['tool', {}];
+            activity = summariseTool(name.replace(/ToolCall$/, ''), call.args);
+          }
           break;
         case 'rate_limit_event':
           if (event.rate_limit_info?.status === 'rejected') {
@@ -108,6 +115,7 @@ export function createClaudeStreamParser(): AgentOutputParser {
           }
           break;
       }
+      return activity;
     },
     result(): AgentOutput {
       if (!final)

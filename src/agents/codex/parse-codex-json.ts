@@ -1,10 +1,10 @@
-import type { AgentOutput, AgentOutputParser } from '../agent-adapter.js';
+import { type AgentActivity, type AgentOutput, type AgentOutputParser, summariseTool } from '../agent-adapter.js';
 import { kindOfErrorMessage } from '../classify-failure.js';
 
 interface CodexEvent {
   type?: string;
   thread_id?: string;
-  item?: { type?: string; text?: string };
+  item?: { type?: string; text?: string; command?: string; changes?: Array<{ path?: string; kind?: string }> };
   usage?: { input_tokens?: number; cached_input_tokens?: number; cache_write_input_tokens?: number; output_tokens?: number };
   error?: { message?: string };
 }
@@ -24,7 +24,7 @@ export function createCodexParser(): AgentOutputParser {
   let toolCalls = 0;
   const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, seen: false };
   return {
-    onLine(line) {
+    onLine(line): AgentActivity | undefined {
       if (!line.startsWith('{')) return;
       let event: CodexEvent;
       try {
@@ -45,6 +45,14 @@ export function createCodexParser(): AgentOutputParser {
         tokens.cacheRead += u.cached_input_tokens ?? 0;
         tokens.cacheWrite += u.cache_write_input_tokens ?? 0;
       } else if (event.type === 'turn.failed') failure = event.error?.message ?? 'turn failed';
+      if (event.type === 'item.started' && event.item?.type === 'command_execution')
+        return summariseTool('shell', { command: event.item.command });
+      if (event.type === 'item.completed' && event.item?.type === 'file_change')
+        return {
+          tool: 'edit',
+          text: `edit: ${(event.item.changes ?? []).map((c) => `${c.kind ?? ''} ${c.path ?? ''}`.trim()).join(', ')}`,
+        };
+      return undefined;
     },
     result(): AgentOutput {
       const error = failure ?? (completed ? undefined : 'no turn.completed event in the stream');

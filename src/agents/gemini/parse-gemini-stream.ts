@@ -1,4 +1,4 @@
-import type { AgentOutput, AgentOutputParser } from '../agent-adapter.js';
+import { type AgentActivity, type AgentOutput, type AgentOutputParser, summariseTool } from '../agent-adapter.js';
 import { kindOfErrorMessage } from '../classify-failure.js';
 
 interface GeminiEvent {
@@ -7,6 +7,8 @@ interface GeminiEvent {
   model?: string;
   role?: string;
   content?: string;
+  tool_name?: string;
+  parameters?: unknown;
   status?: string;
   error?: { type?: string; message?: string };
   stats?: { input_tokens?: number; output_tokens?: number; cached?: number; tool_calls?: number; models?: Record<string, unknown> };
@@ -23,7 +25,7 @@ export function createGeminiParser(): AgentOutputParser {
   let toolCalls = 0;
   let result: GeminiEvent | undefined;
   return {
-    onLine(line) {
+    onLine(line): AgentActivity | undefined {
       if (!line.startsWith('{')) return;
       let event: GeminiEvent;
       try {
@@ -38,7 +40,9 @@ export function createGeminiParser(): AgentOutputParser {
       else if (event.type === 'tool_use') {
         toolCalls += 1;
         text = [];
+        return summariseTool(event.tool_name ?? 'tool', event.parameters);
       } else if (event.type === 'result') result = event;
+      return undefined;
     },
     result(): AgentOutput {
       if (!result) return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId, model, toolCalls };

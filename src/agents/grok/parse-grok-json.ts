@@ -10,6 +10,7 @@ export function createGrokParser(limit = 1024 * 1024): AgentOutputParser {
     onLine(line) {
       buffer += `${line}\n`;
       if (buffer.length > limit) buffer = buffer.slice(-limit);
+      return undefined;
     },
     result(): AgentOutput {
       const start = buffer.lastIndexOf('\n{', buffer.length - 2);

@@ -1,4 +1,4 @@
-import type { AgentOutput, AgentOutputParser } from '../agent-adapter.js';
+import { type AgentActivity, type AgentOutput, type AgentOutputParser, summariseTool } from '../agent-adapter.js';
 import { kindOfStatus } from '../classify-failure.js';
 
 interface OpencodeEvent {
@@ -6,6 +6,8 @@ interface OpencodeEvent {
   sessionID?: string;
   part?: {
     text?: string;
+    tool?: string;
+    state?: { input?: unknown };
     reason?: string;
     tokens?: { input?: number; output?: number; cache?: { read?: number; write?: number } };
     cost?: number;
@@ -26,7 +28,7 @@ export function createOpencodeParser(): AgentOutputParser {
   let error: OpencodeEvent['error'];
   const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, seen: false };
   return {
-    onLine(line) {
+    onLine(line): AgentActivity | undefined {
       if (!line.startsWith('{')) return;
       let event: OpencodeEvent;
       try {
@@ -45,7 +47,7 @@ export function createOpencodeParser(): AgentOutputParser {
           break;
         case 'tool_use':
           toolCalls += 1;
-          break;
+          return summariseTool(event.part?.tool ?? 'tool', event.part?.state?.input);
         case 'step_finish': {
           const t = event.part?.tokens;
           usage.seen = true;
