@@ -168,9 +168,9 @@ describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('the real %s C
     // Claude gives up at once on a long retry-after and Codex on a 429 without one: star-loop waits and runs
     // them again. Gemini and opencode retry by themselves (Gemini from 5 s; opencode honours retry-after).
     const fail: Record<Cli, MockScript['failFirst']> = {
-      claude: { count: 1, status: 429, retryAfter: 120 },
-      codex: { count: 1, status: 429 },
-      gemini: { count: 1, status: 429 },
+      claude: { count: 2, status: 429, retryAfter: 120 },
+      codex: { count: 2, status: 429 },
+      gemini: { count: 2, status: 429 },
       opencode: { count: 2, status: 429, retryAfter: 1 },
     };
     const { result, state, requests } = await runThrough(cli, { ...SCRIPT, failFirst: fail[cli] });
@@ -179,7 +179,7 @@ describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('the real %s C
     const [record] = state.records;
     expect(record).toMatchObject({ verdict: 'accepted', stall: false, agent: { isError: false } });
     if (cli === 'claude' || cli === 'codex') {
-      expect(record?.agent.attempts).toBe(2);
+      expect(record?.agent.attempts).toBe(3);
       expect(result.stdout).toContain(`${cli} is rate-limited`);
     }
   }, 180_000);
