@@ -62,6 +62,10 @@ describe('every adapter reads its CLI’s recorded output: final message, errors
     expect(gemini.interpretExit?.(144, bad).rateLimit).toBeUndefined();
     expect(gemini.interpretExit?.(173, bad).rateLimit).toMatchObject({ kind: 'rate-limit' });
     expect(gemini.interpretExit?.(247, bad).rateLimit).toMatchObject({ kind: 'outage' });
+    // Recorded after Gemini CLI's own ten retries of a 429 (about four minutes): exit 173 = 429 & 255.
+    const limited = await parse(createGeminiParser, 'gemini/rate-limit-429.jsonl');
+    expect(limited.isError).toBe(true);
+    expect(gemini.interpretExit?.(173, limited).rateLimit).toMatchObject({ kind: 'rate-limit' });
     const split = parseLines(createGeminiParser, [
       { type: 'message', role: 'assistant', content: '<promise>COMPLETE</promise> once I am done. ', delta: true },
       { type: 'tool_use', tool_name: 'run_shell_command' },
@@ -83,14 +87,10 @@ describe('every adapter reads its CLI’s recorded output: final message, errors
     });
     expect(ok.sessionId).toMatch(/^ses_/);
     expect(ok.costUsd).toBeUndefined();
-    const limited = parseLines(createOpencodeParser, [
-      {
-        type: 'error',
-        sessionID: 's',
-        error: { name: 'APIError', data: { message: 'Too Many Requests', statusCode: 429, isRetryable: true } },
-      },
-    ]);
+    // Recorded after opencode's own retries of a 429 ran out.
+    const limited = await parse(createOpencodeParser, 'opencode/rate-limit-429.jsonl');
     expect(limited).toMatchObject({ isError: true, rateLimit: { kind: 'rate-limit' } });
+    expect(limited.errorMessage).toContain('APIError');
     const priced = parseLines(createOpencodeParser, [
       { type: 'step_finish', part: { tokens: { input: 10, output: 5, cache: { read: 0, write: 0 } }, cost: 0.25 } },
     ]);
