@@ -1,40 +1,21 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { getAgentAdapter } from '../agents/registry.js';
 import { loadConfig } from '../config/load-config.js';
 import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
 import type { RunOptions } from '../config/run-options.js';
-import { ExitCode, InputError, RefusedError } from '../errors.js';
+import { ExitCode, InputError } from '../errors.js';
 import { Git } from '../git/git.js';
-import { createEventLogger } from '../log/create-logger.js';
-import { exitCodeFor } from '../loop/decide-next-step.js';
-import { createEmitter } from '../loop/events.js';
-import type { LoopContext } from '../loop/loop-context.js';
-import { recoverInterrupted } from '../loop/recover-interrupted.js';
-import { remainingWork, runLoop } from '../loop/run-loop.js';
-import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
-import { loadTemplates } from '../prompt/load-templates.js';
 import { discoverGates } from '../recon/discover-gates.js';
 import { buildPlan } from '../recon/plan.js';
 import { readGitState } from '../recon/read-git-state.js';
 import { renderPlan } from '../recon/render-plan.js';
-import { buildReport } from '../report/build-report.js';
-import { githubAnnotations } from '../report/github.js';
-import { chooseOutputMode } from '../report/output-mode.js';
-import { renderReportMarkdown } from '../report/render-report-markdown.js';
-import { printLine, terminalSubscriber } from '../report/terminal-output.js';
-import { writeReport } from '../report/write-report.js';
-import { applyWorkspace } from '../safety/apply-workspace.js';
-import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js';
+import { printLine } from '../report/terminal-output.js';
 import { decideWorkspace, defaultLoopBranch, describeWorkspace, worktreeDir } from '../safety/decide-workspace.js';
-import { createRedactor, redactDeep } from '../safety/redactor.js';
-import { startRunState } from '../state/new-run-state.js';
-import { acquireLock } from '../state/run-lock.js';
 import { starPaths } from '../state/star-paths.js';
-import { readState, writeState } from '../state/state-store.js';
+import { readState } from '../state/state-store.js';
 import { uncoveredCostBudget } from '../usage/check-budgets.js';
 
 function targetOf(options: RunOptions): string {
@@ -45,6 +26,8 @@ function targetOf(options: RunOptions): string {
 }
 
 /** Recon: read everything, decide the plan. Writes nothing. */
+export type Recon = Awaited<ReturnType<typeof recon>>;
+
 async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
   const root = await Git.topLevel(cwd);
   if (!root)
@@ -100,175 +83,14 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
   return { options, adapter, fallback, git, plan, gates, agentNotes: probe.notes, workspace };
 }
 
-/**
- * Ctrl-C (or `star-loop stop`, which sends SIGINT) once: finish the current iteration, then stop. Twice, or
- * SIGTERM (`star-loop stop --now`): end the agent's process group at once. Either way everything is recorded
- * and the run exits 6, resumable.
- */
-function onStopSignals(controller: AbortController, gentle: AbortController, warn: (message: string) => void): () => void {
-  const onInt = () => {
-    if (gentle.signal.aborted) controller.abort();
-    else {
-      gentle.abort();
-      warn('stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)');
-    }
-  };
-  const onTerm = () => controller.abort();
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
-  return () => {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
-  };
-}
-
 export async function runCommand(taskWords: string[], flags: RunFlags, rawArgs: string[] = []): Promise<ExitCode> {
-  const {
-    options: reconOptions,
-    adapter,
-    fallback,
-    git: userGit,
-    plan,
-    gates,
-    agentNotes,
-    workspace,
-  } = await recon(process.cwd(), taskWords, flags);
+  const reconResult = await recon(process.cwd(), taskWords, flags);
+  const { options: reconOptions, plan } = reconResult;
   if (reconOptions.dryRun) {
     printLine(reconOptions.json ? JSON.stringify({ type: 'plan', plan }) : renderPlan(plan));
     return ExitCode.Complete;
   }
-  if (!plan.git.head)
-    throw new RefusedError(
-      'the repository has no commits yet',
-      'make a first commit (`git add -A && git commit -m "initial commit"`), then run again',
-    );
-  if (!plan.agent.found) {
-    throw new RefusedError(
-      `agent "${adapter.name}": \`${adapter.executable({ agentCmd: reconOptions.agentCmd })}\` was not found on PATH`,
-      'install the agent CLI, or choose another with --agent',
-    );
-  }
-
-  const { options, git, branch, worktree } = await applyWorkspace(workspace, userGit, reconOptions);
-  const paths = starPaths(options.root);
-  await mkdir(paths.runs, { recursive: true });
-  const lockWarnings: string[] = [];
-  const releaseLock = await acquireLock(paths.lock, (message) => lockWarnings.push(message));
-  try {
-    // star-loop's state never shows up as a change in the user's repository.
-    await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
-    let env: NodeJS.ProcessEnv = process.env;
-    if (!options.allowPush) {
-      const hooks = join(paths.dir, 'hooks');
-      await writePushBlockingHooks(hooks, await git.hooksDir());
-      env = { ...process.env, ...pushBlockingEnv(process.env, hooks) };
-    }
-    const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
-    state.branch = branch;
-    state.worktree = worktree;
-    state.limits = {
-      maxIterations: options.maxIterations,
-      maxTimeMs: options.maxTimeMs,
-      maxCostUsd: options.maxCostUsd,
-      maxTokens: options.maxTokens,
-    };
-    if (rawArgs.length > 0) state.argv = rawArgs;
-    const recovered = continued ? await recoverInterrupted(git, state) : [];
-
-    const logger = createEventLogger(paths.log);
-    const redactor = createRedactor(process.env);
-    const terminal = terminalSubscriber(chooseOutputMode({ json: options.json, isTTY: Boolean(process.stdout.isTTY), env: process.env }));
-    const emit = createEmitter([logger.log, terminal.onEvent], redactor.longest > 0 ? redactor.redact : undefined);
-    const controller = new AbortController();
-    const gentle = new AbortController();
-    const removeSignals = onStopSignals(controller, gentle, (message) => emit({ type: 'warning', message }));
-    const ctx: LoopContext = {
-      options,
-      plan,
-      gates,
-      git,
-      paths,
-      adapter,
-      fallback,
-      templates: await loadTemplates(),
-      emit,
-      signal: controller.signal,
-      stopRequested: gentle.signal,
-      env,
-      redactor,
-      guard: {
-        git,
-        root: options.root,
-        gitDir: await git.gitCommonDir(),
-        starDir: paths.dir,
-        branch,
-        protectedPaths: options.protectedPaths,
-        allowPush: options.allowPush,
-        promptFile: options.promptFile,
-        prdFile: options.prdFile,
-      },
-      prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
-      agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
-    };
-    emit({ type: 'run.started', runId: state.runId, continued, plan });
-    for (const note of [...lockWarnings, ...recovered, ...agentNotes]) emit({ type: 'warning', message: note });
-    if (options.verify === 'off') {
-      emit({ type: 'warning', message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone" });
-    }
-    try {
-      await runLoop(ctx, state);
-    } catch (error) {
-      state.status = 'paused';
-      state.stopReason = 'error';
-      state.stopDetail = `internal error: ${(error as Error).message}`;
-      state.exitCode = exitCodeFor('error');
-      state.endedAt = new Date().toISOString();
-      await writeState(paths.state, state);
-      emit({
-        type: 'warning',
-        message: options.debug
-          ? `${state.stopDetail}\n${(error as Error).stack ?? ''}`
-          : `${state.stopDetail} (run with --debug for the stack trace)`,
-      });
-    } finally {
-      removeSignals();
-    }
-
-    const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
-    const report = buildReport({ state, plan, remaining, peakRssBytes: process.resourceUsage().maxRSS * 1024, verify: options.verify });
-    const published = redactDeep(report, redactor.redact);
-    await writeReport(paths, published);
-    // In a GitHub Actions job: the report joins the job summary, findings become annotations.
-    if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, `${renderReportMarkdown(published)}\n`);
-    if (process.env.GITHUB_ACTIONS === 'true' && !options.json) for (const line of githubAnnotations(published)) printLine(line);
-    emit({
-      type: 'run.finished',
-      runId: state.runId,
-      stopReason: report.stopReason,
-      exitCode: report.exitCode,
-      detail: report.detail,
-      reportFile: relative(process.cwd(), paths.reportMd) || paths.reportMd,
-      iterations: report.iterations,
-      accepted: report.accepted.length,
-      rejected: report.rejected.length,
-      remaining,
-    });
-    if (options.onFinish) {
-      const problem = await runOnFinish({
-        command: options.onFinish,
-        root: options.root,
-        paths,
-        env,
-        runId: state.runId,
-        stopReason: report.stopReason,
-        exitCode: report.exitCode,
-      });
-      if (problem) emit({ type: 'warning', message: problem });
-    }
-    logger.close();
-    terminal.close();
-    return report.exitCode as ExitCode;
-  } finally {
-    await releaseLock();
-  }
+  // Only a real run loads the loop, the logger and the rest: recon and --dry-run stay fast.
+  const { startRun } = await import('./start-run.js');
+  return startRun(reconResult, rawArgs);
 }

@@ -1,5 +1,7 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import pRetry, { AbortError } from 'p-retry';
-import { simpleGit } from 'simple-git';
+import { type LineServer, startLineServer } from '../proc/line-server.js';
 import { runCapture } from '../proc/run-capture.js';
 
 /** star-loop's own directory inside the repository; never counts as user work. */
@@ -23,16 +25,14 @@ export class Git {
 
   /** The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. */
   static async topLevel(cwd: string): Promise<string | undefined> {
-    try {
-      return (await simpleGit({ baseDir: cwd }).revparse(['--show-toplevel'])).trim();
-    } catch {
-      return undefined;
-    }
+    const out = await runCapture('git', ['rev-parse', '--show-toplevel'], { cwd }).catch(() => undefined);
+    return out?.exitCode === 0 ? out.stdout.trim() || undefined : undefined;
   }
 
   /** A new repository (for the demo); star-loop never re-initialises an existing one. */
   static async init(dir: string, branch: string): Promise<Git> {
-    await simpleGit({ baseDir: dir }).raw(['init', '--quiet', '--initial-branch', branch]);
+    const out = await runCapture('git', ['init', '--quiet', '--initial-branch', branch], { cwd: dir });
+    if (out.exitCode !== 0) throw new Error(out.stderr.trim() || 'git init failed');
     return new Git(dir);
   }
 
@@ -42,9 +42,8 @@ export class Git {
   }
 
   /**
-   * Runs git in the repository. Not through simple-git: its completion detection adds a fixed 50 ms to
-   * every command that prints nothing (a clean `git status`, an empty diff), and the loop runs many of
-   * those per iteration.
+   * Runs git in the repository, through plain execFile (no library: simple-git's completion detection
+   * added a fixed 50 ms to every command that prints nothing, and the loop runs several per iteration).
    */
   private async raw(args: string[], env?: Record<string, string>): Promise<string> {
     const result = await runCapture('git', args, { cwd: this.root, env: env ? { ...process.env, ...env } : undefined });
@@ -60,18 +59,60 @@ export class Git {
     }
   }
 
+  private batch?: LineServer;
+
+  /**
+   * An object name resolved by a `git cat-file --batch-check` kept running for the whole run: the loop asks
+   * for HEAD, trees and refs several times an iteration, and a pipe round trip costs far less than a
+   * process. Falls back to `rev-parse` if that process is gone.
+   */
+  private async lookup(name: string): Promise<string | undefined> {
+    if (!this.persistent || /[\s]/.test(name)) return this.tryRaw(['rev-parse', '--verify', '--quiet', name]);
+    try {
+      this.batch ??= startLineServer('git', ['cat-file', '--batch-check=%(objectname)'], { cwd: this.root });
+      const line = await this.batch.ask(name);
+      return /^[0-9a-f]{40,64}$/.test(line) ? line : undefined;
+    } catch {
+      this.batch = undefined;
+      return this.tryRaw(['rev-parse', '--verify', '--quiet', name]);
+    }
+  }
+
+  private persistent = false;
+
+  /** From here on, lookups go through one long-running process (the loop asks many; recon a few). */
+  keepAlive(): void {
+    this.persistent = true;
+  }
+
+  /** Ends the helper process (it would end by itself when star-loop exits). */
+  close(): void {
+    this.batch?.close();
+    this.batch = undefined;
+  }
+
   /** HEAD's commit, or undefined in a repository with no commits yet. */
   async head(): Promise<string | undefined> {
-    return this.tryRaw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+    return this.lookup('HEAD^{commit}');
   }
 
   /** The tree a commit points at: two commits with the same tree hold the same content. */
   async tree(rev: string): Promise<string | undefined> {
-    return this.tryRaw(['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
+    return this.lookup(`${rev}^{tree}`);
   }
 
-  /** Current branch name, or undefined when HEAD is detached. */
+  private gitDir?: string;
+
+  /**
+   * Current branch name, or undefined when HEAD is detached: read from this worktree's HEAD file (its
+   * documented format, `ref: refs/heads/NAME`), with `symbolic-ref` for anything else (e.g. reftable).
+   */
   async currentBranch(): Promise<string | undefined> {
+    this.gitDir ??= await this.tryRaw(['rev-parse', '--absolute-git-dir']);
+    const text = this.gitDir ? await readFile(join(this.gitDir, 'HEAD'), 'utf8').catch(() => undefined) : undefined;
+    const ref = text?.startsWith('ref: ') ? text.slice(5).trim() : undefined;
+    if (text !== undefined && !text.startsWith('ref: ') && /^[0-9a-f]{40,64}\s*$/.test(text)) return undefined;
+    if (ref?.startsWith('refs/heads/') && !ref.endsWith('/.invalid')) return ref.slice('refs/heads/'.length);
     return this.tryRaw(['symbolic-ref', '--quiet', '--short', 'HEAD']);
   }
 
@@ -107,15 +148,36 @@ export class Git {
     return changes;
   }
 
-  /** Files whose committed content differs between two commits. */
+  private readonly diffs = new Map<string, Promise<string>>();
+
+  /**
+   * A diff between two commits given by id. Commits never change, so the answer is kept (the last few):
+   * the safety check, the loop and verification ask for the same diffs within an iteration.
+   */
+  private diffOf(args: string[], from: string, to: string): Promise<string> {
+    const immutable = /^[0-9a-f]{40,64}$/.test(from) && /^[0-9a-f]{40,64}$/.test(to);
+    if (!immutable) return this.raw(['diff', ...args, from, to]);
+    const key = `${args.join(' ')} ${from} ${to}`;
+    let diff = this.diffs.get(key);
+    if (!diff) {
+      diff = this.raw(['diff', ...args, from, to]);
+      diff.catch(() => this.diffs.delete(key));
+      this.diffs.set(key, diff);
+      if (this.diffs.size > 16) this.diffs.delete(this.diffs.keys().next().value as string);
+    }
+    return diff;
+  }
+
+  /** Files whose committed content differs between two commits (both paths of a rename). */
   async filesChangedBetween(from: string, to: string): Promise<string[]> {
-    const out = await this.raw(['diff', '--name-only', '-z', from, to]);
-    return out.split('\0').filter(Boolean);
+    const paths = new Set<string>();
+    for (const f of await this.changedFiles(from, to)) for (const p of [f.oldPath, f.path]) if (p) paths.add(p);
+    return [...paths];
   }
 
   /** `git diff --name-status -M` between two commits: what was added, modified, deleted or renamed. */
   async changedFiles(from: string, to: string): Promise<Array<{ status: string; path: string; oldPath?: string }>> {
-    const fields = (await this.raw(['diff', '--name-status', '-z', '-M', from, to])).split('\0');
+    const fields = (await this.diffOf(['--name-status', '-z', '-M'], from, to)).split('\0');
     const out: Array<{ status: string; path: string; oldPath?: string }> = [];
     for (let i = 0; i < fields.length; i++) {
       const status = fields[i];
@@ -133,7 +195,7 @@ export class Git {
 
   /** The zero-context unified diff between two commits (renames followed), for line-level checks. */
   async unifiedDiff(from: string, to: string): Promise<string> {
-    return this.raw(['diff', '-U0', '--no-color', '--no-ext-diff', '-M', from, to]);
+    return this.diffOf(['-U0', '--no-color', '--no-ext-diff', '-M'], from, to);
   }
 
   /** `hash subject` lines of the commits in `from..to`, newest first. */
@@ -151,13 +213,10 @@ export class Git {
     }
   }
 
-  /** Whether `ancestor` is reachable from `rev` (simple-git hides exit codes, so compare the merge base). */
+  /** Whether `ancestor` is reachable from `rev`: `merge-base --is-ancestor` exits 0 when it is, 1 when not. */
   async isAncestor(ancestor: string, rev: string): Promise<boolean> {
-    const [a, base] = await Promise.all([
-      this.tryRaw(['rev-parse', '--verify', '--quiet', `${ancestor}^{commit}`]),
-      this.tryRaw(['merge-base', ancestor, rev]),
-    ]);
-    return a !== undefined && a === base;
+    const out = await runCapture('git', ['merge-base', '--is-ancestor', ancestor, rev], { cwd: this.root });
+    return out.exitCode === 0;
   }
 
   /** Where git looks for hooks (core.hooksPath, or .git/hooks), as an absolute path. */
@@ -214,10 +273,27 @@ export class Git {
   }
 
   async resolve(rev: string): Promise<string | undefined> {
-    return this.tryRaw(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+    return this.lookup(`${rev}^{commit}`);
   }
 
+  private commonDir?: string;
+  private remotesCache?: { stamp: string; list: Array<{ name: string; url: string }> };
+
+  /**
+   * The remotes and their fetch URLs. Asked before and after every agent run, so the answer is kept while
+   * the repository's config file is the same file (git rewrites it through a new file on every change).
+   */
   async remotes(): Promise<Array<{ name: string; url: string }>> {
+    this.commonDir ??= await this.gitCommonDir();
+    const st = await stat(join(this.commonDir, 'config')).catch(() => undefined);
+    const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : undefined;
+    if (stamp && this.remotesCache?.stamp === stamp) return this.remotesCache.list;
+    const list = await this.listRemotes();
+    if (stamp) this.remotesCache = { stamp, list };
+    return list;
+  }
+
+  private async listRemotes(): Promise<Array<{ name: string; url: string }>> {
     const out = (await this.tryRaw(['remote', '-v'])) ?? '';
     const seen = new Map<string, string>();
     for (const line of out.split('\n')) {

@@ -192,7 +192,8 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   });
 
   // Safety first, before star-loop touches anything: a violation ends the run and nothing is undone.
-  const violations = await checkSafety(ctx.guard, guardBefore);
+  const working = await git.workingChanges();
+  const violations = await checkSafety(ctx.guard, guardBefore, working);
   if (violations.length > 0) {
     keptRefs.push(...(await keepEvidence(ctx, state.runId, n, violations)));
     for (const v of violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });
@@ -213,7 +214,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
 
   // Nothing the agent did is lost: uncommitted work becomes a commit of its own.
   let committedForAgent: string | undefined;
-  if ((await git.workingChanges()).length > 0) {
+  if (working.length > 0) {
     const message = `star-loop: iteration ${n} (uncommitted work)`;
     committedForAgent = await git.commitAll(message);
     if (committedForAgent) emit({ type: 'work.committed', iteration: n, commit: committedForAgent, message });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Git } from '../git/git.js';
+import type { Git, WorkingChange } from '../git/git.js';
 import type { Finding } from '../verify/finding.js';
 import { parseUnifiedDiff } from '../verify/parse-unified-diff.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
@@ -36,7 +36,13 @@ export async function guardSnapshot(guard: Guard): Promise<GuardSnapshot> {
 }
 
 /** Added lines that hold a secret: committed since `from`, and in uncommitted files (tracked or not). */
-async function secrets(git: Git, root: string, from: string | undefined, head: string | undefined): Promise<Finding[]> {
+async function secrets(
+  git: Git,
+  root: string,
+  from: string | undefined,
+  head: string | undefined,
+  working: readonly WorkingChange[],
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   const scan = (file: string, line: number, text: string) => {
     const rule = secretRuleOf(text);
@@ -52,7 +58,7 @@ async function secrets(git: Git, root: string, from: string | undefined, head: s
   if (from && head && from !== head) {
     for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head))) for (const l of file.added) scan(file.path, l.line, l.text);
   }
-  for (const change of await git.workingChanges()) {
+  for (const change of working) {
     if (change.code.includes('D')) continue;
     const text = await readFile(join(root, change.path), 'utf8').catch(() => '');
     if (text.length > 1024 * 1024 || text.includes('\0')) continue;
@@ -69,8 +75,10 @@ async function secrets(git: Git, root: string, from: string | undefined, head: s
  * change a protected path, a pinned file or prd.json's stories, or add a secret? Every violation ends
  * the run with exit 5; nothing is undone.
  */
-export async function checkSafety(guard: Guard, before: GuardSnapshot): Promise<Finding[]> {
+/** `working`: the uncommitted changes, when the caller has just read them (one `git status` serves both). */
+export async function checkSafety(guard: Guard, before: GuardSnapshot, working?: readonly WorkingChange[]): Promise<Finding[]> {
   const { git } = guard;
+  const uncommitted = working ?? (await git.workingChanges());
   const violations: Finding[] = [];
   const head = await git.head();
   const branch = await git.currentBranch();
@@ -97,7 +105,7 @@ export async function checkSafety(guard: Guard, before: GuardSnapshot): Promise<
   if (before.head && head && !rewritten && before.head !== head) {
     for (const f of await git.changedFiles(before.head, head)) for (const p of [f.path, f.oldPath]) if (p) touched.add(p);
   }
-  for (const c of await git.workingChanges()) touched.add(c.path);
+  for (const c of uncommitted) touched.add(c.path);
   for (const path of touched) {
     const glob = matchesAny(path, guard.protectedPaths);
     if (glob) violations.push({ rule: 'protected-path', file: path, detail: `${path} is protected (${glob})` });
@@ -109,6 +117,6 @@ export async function checkSafety(guard: Guard, before: GuardSnapshot): Promise<
       detail: `${change} changed; it is pinned for the run`,
     });
   }
-  violations.push(...(await secrets(git, guard.root, rewritten ? undefined : before.head, head)));
+  violations.push(...(await secrets(git, guard.root, rewritten ? undefined : before.head, head, uncommitted)));
   return violations;
 }

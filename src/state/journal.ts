@@ -1,6 +1,7 @@
 import { appendFile, type FileHandle, open } from 'node:fs/promises';
 
-export const JOURNAL_TAIL_BYTES = 3000;
+/** About 15 entries: full by iteration ~15, so the prompt at iteration 200 is the size of iteration 20's. */
+export const JOURNAL_TAIL_BYTES = 2000;
 
 /** Appends one entry to `.star/journal.md` (append-only; one short entry per iteration). */
 export async function appendJournal(file: string, entry: string): Promise<void> {

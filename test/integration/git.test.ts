@@ -22,6 +22,38 @@ describe('Git (the only owner of git), on real repositories', () => {
     expect(await Git.topLevel(join(dir, '.star'))).toBe(await git(dir, 'rev-parse', '--show-toplevel'));
   });
 
+  it('the long-running lookup follows new commits, packed refs and gc; the branch comes from HEAD, detached too; remotes and diffs stay fresh', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const repo = new Git(dir);
+    repo.keepAlive();
+    onTestFinished(() => repo.close());
+    const first = await repo.head();
+    await writeFile(join(dir, 'a.txt'), 'two\n');
+    await git(dir, 'commit', '-qam', 'two');
+    await git(dir, 'pack-refs', '--all');
+    await git(dir, 'gc', '-q');
+    const second = await git(dir, 'rev-parse', 'HEAD');
+    expect(await repo.head()).toBe(second);
+    expect(second).not.toBe(first);
+    expect(await repo.tree('HEAD')).toBe(await git(dir, 'rev-parse', 'HEAD^{tree}'));
+    expect(await repo.resolve('refs/heads/nope')).toBeUndefined();
+    expect(await repo.currentBranch()).toBe('work');
+    await git(dir, 'switch', '-q', '--detach');
+    expect(await repo.currentBranch()).toBeUndefined();
+    await git(dir, 'switch', '-q', 'work');
+    expect(await repo.remotes()).toEqual([]);
+    await git(dir, 'remote', 'add', 'mirror', '/tmp/mirror.git');
+    expect(await repo.remotes()).toEqual([{ name: 'mirror', url: '/tmp/mirror.git' }]);
+    // Diffs between commit ids are kept; both paths of a rename count as changed.
+    await git(dir, 'mv', 'a.txt', 'b.txt');
+    await git(dir, 'commit', '-qm', 'rename');
+    const third = await git(dir, 'rev-parse', 'HEAD');
+    expect((await repo.filesChangedBetween(second, third)).sort()).toEqual(['a.txt', 'b.txt']);
+    expect(await repo.changedFiles(second, third)).toEqual([{ status: 'R', oldPath: 'a.txt', path: 'b.txt' }]);
+    expect(await repo.isAncestor(first ?? '', third)).toBe(true);
+    expect(await repo.isAncestor(third, first ?? '')).toBe(false);
+  });
+
   it('commitAll commits everything, returns undefined when there is nothing, and works without a configured identity', async () => {
     const dir = await gitdir({ 'a.txt': 'a\n' });
     await git(dir, 'config', '--unset', 'user.name');

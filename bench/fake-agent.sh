@@ -1,0 +1,21 @@
+#!/bin/sh
+# A cheap stand-in for Claude Code (about 10 ms a call), used by the benchmarks: it reads the prompt from
+# stdin, appends a line and commits, and prints Claude Code's stream-json (init, one tool call, result).
+# BENCH_CLAIM=1: it also claims its story; as the verifier (STAR_ROLE=verifier) it accepts.
+# BENCH_PRINT_BYTES=N: it first prints N bytes of assistant messages (the peak-memory benchmark).
+cat > /dev/null
+if [ "$STAR_ROLE" = verifier ]; then
+  printf '%s' '{"verdict":"accept","findings":[]}' > "$STAR_VERDICT_FILE"
+else
+  echo "step $$" >> bench-work.txt
+  git add bench-work.txt && git -c user.name=bench -c user.email=bench@example.invalid commit -q -m "bench step" --no-verify
+  if [ -n "$BENCH_CLAIM" ]; then printf '{"complete":true,"story":"%s"}' "$STAR_STORY_ID" > "$STAR_CLAIM_FILE"; fi
+fi
+printf '%s\n' '{"type":"system","subtype":"init","session_id":"bench","model":"bench-model","tools":["Bash"]}'
+if [ -n "$BENCH_PRINT_BYTES" ]; then
+  line='{"type":"assistant","message":{"model":"bench-model","content":[{"type":"text","text":"'"$(head -c 900 /dev/zero | tr '\0' 'x')"'"}]},"session_id":"bench"}'
+  yes "$line" | head -c "$BENCH_PRINT_BYTES"
+  echo
+fi
+printf '%s\n' '{"type":"assistant","message":{"model":"bench-model","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"echo step >> bench-work.txt"}}]},"session_id":"bench"}'
+printf '%s\n' '{"type":"result","subtype":"success","is_error":false,"result":"Appended a line.","session_id":"bench","total_cost_usd":0,"usage":{"input_tokens":10,"output_tokens":2}}'

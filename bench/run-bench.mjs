@@ -1,0 +1,172 @@
+// star-loop's own cost, measured side by side with a bare bash loop running the same fake agent.
+// Usage: npm run bench [-- --quick]  (needs `npm run build` first; writes bench/results.json)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureFixtures } from './make-fixtures.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = join(here, '..', 'bin', 'star-loop.js');
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 3 : 7;
+
+// The fake agent is found on PATH as `claude`, so star-loop runs it through its real Claude adapter.
+const fakeBin = join(here, '.fixtures', 'bin');
+mkdirSync(fakeBin, { recursive: true });
+copyFileSync(join(here, 'fake-agent.sh'), join(fakeBin, 'claude'));
+chmodSync(join(fakeBin, 'claude'), 0o755);
+const ENV = { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, CI: 'true', NO_COLOR: '1' };
+delete ENV.FORCE_COLOR;
+
+const fixtures = ensureFixtures(join(here, '.fixtures'));
+
+function timed(command, args, options = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(command, args, { env: ENV, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, ...options });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) throw r.error;
+  return { ms, status: r.status, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function starLoop(repo, iterations, extra = []) {
+  rmSync(join(repo, '.star'), { recursive: true, force: true });
+  const r = timed(process.execPath, [BIN, 'run', '--prompt', 'PROMPT.md', '--verify', 'off', '--max-iterations', String(iterations), '--stall-after', '1000', ...extra], {
+    cwd: repo,
+  });
+  if (r.status !== 3) throw new Error(`star-loop exited ${r.status}: ${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
+  return r.ms;
+}
+
+function bashLoop(repo, iterations) {
+  return timed('bash', ['-c', `for i in $(seq ${iterations}); do cat PROMPT.md | claude > /dev/null; done`], { cwd: repo }).ms;
+}
+
+/** Overhead per iteration from the slope between a short and a long run, paired with the bash loop (A B A B). */
+function overheadPerIteration(repo, n1, n2) {
+  const pairs = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const b1 = bashLoop(repo, n1);
+    const s1 = starLoop(repo, n1);
+    const b2 = bashLoop(repo, n2);
+    const s2 = starLoop(repo, n2);
+    pairs.push({ star: (s2 - s1) / (n2 - n1), bash: (b2 - b1) / (n2 - n1) });
+  }
+  return {
+    starMsPerIteration: median(pairs.map((p) => p.star)),
+    bashMsPerIteration: median(pairs.map((p) => p.bash)),
+    overheadMs: median(pairs.map((p) => p.star - p.bash)),
+  };
+}
+
+function gitStatusMs(repo) {
+  return median(Array.from({ length: 9 }, () => timed('git', ['status', '--porcelain'], { cwd: repo }).ms));
+}
+
+function startup() {
+  const node = [];
+  const version = [];
+  const drySmall = [];
+  const dryBig = [];
+  for (let i = 0; i < (quick ? 5 : 15); i++) {
+    node.push(timed(process.execPath, ['-e', '0']).ms);
+    version.push(timed(process.execPath, [BIN, '--version']).ms);
+    drySmall.push(timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--dry-run'], { cwd: fixtures.small }).ms);
+  }
+  for (let i = 0; i < (quick ? 3 : 7); i++) dryBig.push(timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--dry-run'], { cwd: fixtures.big }).ms);
+  return { nodeMs: median(node), versionMs: median(version), versionRatio: median(version) / median(node), dryRunSmallMs: median(drySmall), dryRunBigMs: median(dryBig) };
+}
+
+function peakRss() {
+  const bytes = quick ? 256 * 1024 * 1024 : 1024 * 1024 * 1024;
+  rmSync(join(fixtures.small, '.star'), { recursive: true, force: true });
+  const r = timed(process.execPath, [BIN, 'run', '--prompt', 'PROMPT.md', '--verify', 'off', '--max-iterations', '1'], {
+    cwd: fixtures.small,
+    env: { ...ENV, BENCH_PRINT_BYTES: String(bytes) },
+  });
+  const report = JSON.parse(readFileSync(join(fixtures.small, '.star', 'report.json'), 'utf8'));
+  return { agentOutputBytes: bytes, peakRssMb: report.runner.peakRssBytes / 1024 / 1024, ms: r.ms };
+}
+
+function promptBytes() {
+  const n = quick ? 60 : 200;
+  starLoop(fixtures.small, n);
+  const size = (i) => statSync(join(fixtures.small, '.star', 'runs', String(i).padStart(4, '0'), 'prompt.md')).size;
+  const at = { 1: size(1), 20: size(20), [n]: size(n) };
+  return { at, ratioLastTo20: at[n] / at[20] };
+}
+
+/** Time verification adds to a claim beyond the gates and the verifier agent: from the agent's end to the verdict. */
+function verificationOverhead() {
+  const repo = fixtures.small;
+  rmSync(join(repo, '.star'), { recursive: true, force: true });
+  const claims = quick ? 6 : 20;
+  execFileSync('git', ['checkout', '-q', 'prd.json'], { cwd: repo });
+  const r = timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--max-iterations', String(claims * 2 + 1)], {
+    cwd: repo,
+    env: { ...ENV, BENCH_CLAIM: '1' },
+  });
+  const events = readFileSync(join(repo, '.star', 'log.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const byIteration = new Map();
+  for (const e of events) {
+    if (e.iteration === undefined) continue;
+    const list = byIteration.get(e.iteration) ?? [];
+    list.push(e);
+    byIteration.set(e.iteration, list);
+  }
+  const overheads = [];
+  for (const list of byIteration.values()) {
+    const t = (type) => list.find((e) => e.event === type);
+    const agentDone = t('agent.finished');
+    const verdict = t('claim.verdict');
+    const vStart = t('verifier.started');
+    const vEnd = t('verifier.finished');
+    if (!agentDone || !verdict) continue;
+    const gates = list.filter((e) => e.event === 'gate.finished').reduce((sum, e) => sum + e.result.durationMs, 0);
+    const verifier = vStart && vEnd ? Date.parse(vEnd.time) - Date.parse(vStart.time) : 0;
+    overheads.push(Date.parse(verdict.time) - Date.parse(agentDone.time) - gates - verifier);
+  }
+  // Leave the fixture's prd.json as it was for the next run.
+  execFileSync('git', ['checkout', '-q', 'prd.json'], { cwd: repo });
+  return { claims: overheads.length, overheadMsPerClaim: median(overheads), exitCode: r.status };
+}
+
+const results = { machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version }, date: new Date().toISOString() };
+console.error('startup…');
+results.startup = startup();
+console.error('overhead per iteration, small repo…');
+results.small = { ...overheadPerIteration(fixtures.small, 5, quick ? 15 : 25), gitStatusMs: gitStatusMs(fixtures.small) };
+console.error('overhead per iteration, 100k-file repo…');
+results.big = { ...overheadPerIteration(fixtures.big, 3, quick ? 6 : 10), gitStatusMs: gitStatusMs(fixtures.big) };
+results.big.ratioToGitStatus = results.big.overheadMs / results.big.gitStatusMs;
+console.error('prompt bytes…');
+results.prompt = promptBytes();
+console.error('verification overhead…');
+results.verification = verificationOverhead();
+console.error('peak memory with a flood of agent output…');
+results.memory = peakRss();
+
+const f = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const rows = [
+  ['runner overhead per iteration, small repo', `${f(results.small.overheadMs)} ms (star-loop ${f(results.small.starMsPerIteration)} ms vs bash ${f(results.small.bashMsPerIteration)} ms per iteration)`, '≤ 6 ms'],
+  ['runner overhead per iteration, 100k-file repo', `${f(results.big.overheadMs)} ms = ${results.big.ratioToGitStatus.toFixed(2)} × git status (${f(results.big.gitStatusMs)} ms)`, '≤ 1.2 × git status'],
+  ['star-loop --version', `${f(results.startup.versionMs)} ms = ${results.startup.versionRatio.toFixed(2)} × node -e 0 (${f(results.startup.nodeMs)} ms)`, '≤ 1.3 ×'],
+  ['run --dry-run, small repo', `${f(results.startup.dryRunSmallMs)} ms`, '≤ 250 ms'],
+  ['run --dry-run, 100k-file repo', `${f(results.startup.dryRunBigMs)} ms`, '≤ 1000 ms'],
+  ['peak RSS, agent printing ' + `${results.memory.agentOutputBytes / 2 ** 20} MiB`, `${f(results.memory.peakRssMb)} MB`, '≤ 120 MB'],
+  ['prompt bytes at iterations 1 / 20 / last', `${Object.values(results.prompt.at).join(' / ')} (last ÷ 20 = ${results.prompt.ratioLastTo20.toFixed(3)})`, '≤ 1.05'],
+  ['verification overhead per claim beyond gates and verifier', `${f(results.verification.overheadMsPerClaim)} ms (median of ${results.verification.claims} claims)`, '—'],
+];
+console.log(`| measure | result | target |\n|---|---|---|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}`);
+console.log(`\nmachine: ${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}; ${results.date}`);
+writeFileSync(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
