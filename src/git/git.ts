@@ -89,6 +89,8 @@ export class Git {
   close(): void {
     this.batch?.close();
     this.batch = undefined;
+    this.refWriter?.close();
+    this.refWriter = undefined;
   }
 
   /** HEAD's commit, or undefined in a repository with no commits yet. */
@@ -213,8 +215,19 @@ export class Git {
     }
   }
 
-  /** Whether `ancestor` is reachable from `rev`: `merge-base --is-ancestor` exits 0 when it is, 1 when not. */
+  /**
+   * Whether `ancestor` is reachable from `rev`. The usual case — `rev` is a few commits on top of
+   * `ancestor` — is answered by walking `rev`'s first parents through the long-running lookup; anything
+   * else by `merge-base --is-ancestor` (exit 0 when it is, 1 when not).
+   */
   async isAncestor(ancestor: string, rev: string): Promise<boolean> {
+    if (this.persistent && /^[0-9a-f]{40,64}$/.test(ancestor) && /^[0-9a-f]{40,64}$/.test(rev)) {
+      for (let k = 0; k <= 20; k++) {
+        const parent = await this.lookup(`${rev}~${k}`);
+        if (parent === ancestor) return true;
+        if (!parent) break;
+      }
+    }
     const out = await runCapture('git', ['merge-base', '--is-ancestor', ancestor, rev], { cwd: this.root });
     return out.exitCode === 0;
   }
@@ -240,8 +253,23 @@ export class Git {
   }
 
   /** Points a ref of star-loop's own (`refs/star-loop/…`) at a commit, so it stays reachable whatever happens. */
+  private refWriter?: LineServer;
+
   async keepRef(ref: string, commit: string): Promise<void> {
     if (!ref.startsWith('refs/star-loop/')) throw new Error(`star-loop only writes its own refs, not ${ref}`);
+    if (this.persistent && /^[0-9a-f]{40,64}$/.test(commit)) {
+      // One transaction per ref through a long-running `git update-ref --stdin`: no process per iteration.
+      try {
+        this.refWriter ??= startLineServer('git', ['update-ref', '--stdin'], { cwd: this.root });
+        if ((await this.refWriter.ask('start')) !== 'start: ok') throw new Error('update-ref: no transaction');
+        this.refWriter.send(`update ${ref} ${commit}`);
+        if ((await this.refWriter.ask('commit')) === 'commit: ok') return;
+      } catch {
+        // fall through to a process of its own
+      }
+      this.refWriter?.close();
+      this.refWriter = undefined;
+    }
     await this.raw(['update-ref', ref, commit]);
   }
 

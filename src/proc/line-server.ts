@@ -9,6 +9,8 @@ import { LineSplitter } from './line-splitter.js';
  */
 export interface LineServer {
   ask(line: string): Promise<string>;
+  /** A line the child answers nothing to (e.g. `update …` inside an update-ref transaction). */
+  send(line: string): void;
   close(): void;
 }
 
@@ -45,6 +47,9 @@ export function startLineServer(command: string, args: string[], options: { cwd:
         waiting.push({ resolve, reject });
         child.stdin.write(`${line}\n`);
       });
+    },
+    send(line) {
+      if (!failure) child.stdin.write(`${line}\n`);
     },
     close() {
       child.stdin.end();

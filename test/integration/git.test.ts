@@ -52,6 +52,13 @@ describe('Git (the only owner of git), on real repositories', () => {
     expect(await repo.changedFiles(second, third)).toEqual([{ status: 'R', oldPath: 'a.txt', path: 'b.txt' }]);
     expect(await repo.isAncestor(first ?? '', third)).toBe(true);
     expect(await repo.isAncestor(third, first ?? '')).toBe(false);
+    // star-loop's own refs, written through one long-running update-ref transaction stream.
+    await repo.keepRef('refs/star-loop/run/1', first ?? '');
+    await repo.keepRef('refs/star-loop/run/2', third);
+    expect(await git(dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/star-loop/')).toBe(
+      `refs/star-loop/run/1 ${first}\nrefs/star-loop/run/2 ${third}`,
+    );
+    await expect(repo.keepRef('refs/heads/work', third)).rejects.toThrow('star-loop only writes its own refs');
   });
 
   it('commitAll commits everything, returns undefined when there is nothing, and works without a configured identity', async () => {
