@@ -20,6 +20,7 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .argument('[task...]', 'the task as text (prompt mode)')
     .option('--prd <file>', 'PRD mode: work through the user stories in prd.json')
     .option('--prompt <file>', 'prompt mode: read the task from a file such as PROMPT.md')
+    .option('--story <id>', 'PRD mode: work on this story only (it must be ready: its dependencies pass)')
     .option('--dry-run', 'recon only: print the plan and exit 0, writing nothing')
     .option('--agent <name>', 'claude (default) | codex | gemini | opencode | amp | cursor-agent | grok | aider | command | demo')
     .option('--agent-cmd <cmd>', 'custom agent: run with `sh -c CMD` in the repo root, prompt on stdin')
@@ -125,6 +126,17 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .action(async (file: string, flags: { out?: string }) => {
       const { importCommand } = await import('./commands/import.js');
       setExit(await importCommand(file, flags));
+    });
+
+  const prdCommand = program.command('prd').description('questions about a prd.json');
+  prdCommand
+    .command('ready')
+    .description('the stories that can start now (dependencies passed), in order — e.g. for a CI matrix')
+    .option('--prd <file>', 'the PRD (default prd.json)')
+    .option('--json', '{"ready":[{id,title,priority}],"blocked":[{id,waitingFor}],"passed":[ids]}')
+    .action(async (flags: { prd?: string; json?: boolean }) => {
+      const { prdReadyCommand } = await import('./commands/prd-ready.js');
+      setExit(await prdReadyCommand(flags));
     });
 
   program

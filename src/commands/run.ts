@@ -41,6 +41,18 @@ async function recon(cwd: string, taskWords: string[], flags: RunFlags) {
     throw new InputError(uncovered, 'also give --max-time (it bounds what cost cannot), or use an agent that reports its cost');
   const git = new Git(root);
   const prd = options.prdFile ? await loadPrd(options.prdFile) : undefined;
+  if (prd && options.story) {
+    const story = prd.prd.userStories.find((s) => s.id === options.story);
+    if (!story)
+      throw new InputError(`--story ${options.story}: no such story in ${options.prdFile}`, 'use an id from `star-loop prd ready`');
+    const waiting = (story.dependsOn ?? []).filter((d) => !prd.prd.userStories.find((s) => s.id === d)?.passes);
+    if (!story.passes && waiting.length > 0) {
+      throw new InputError(
+        `--story ${story.id} is not ready: it waits for ${waiting.join(', ')}`,
+        'run a ready story (`star-loop prd ready`) first',
+      );
+    }
+  }
   const [gitState, gates, executable] = await Promise.all([
     readGitState(git),
     discoverGates(root, options.gates),

@@ -9,6 +9,7 @@ import { DEFAULTS, type OnStall, type RunOptions, type VerifyMode } from './run-
 /** The `run` command's flags as commander hands them over: undefined when not given. */
 export interface RunFlags {
   prd?: string;
+  story?: string;
   prompt?: string;
   dryRun?: boolean;
   agent?: string;
@@ -127,6 +128,7 @@ export async function resolveRunOptions(input: {
     root,
     mode: prdPath ? 'prd' : 'task',
     prdFile: prdPath,
+    story: flags.story,
     task: prdPath ? undefined : task,
     promptFile: prdPath ? undefined : promptPath,
     dryRun: flags.dryRun ?? false,
@@ -205,6 +207,8 @@ export async function resolveRunOptions(input: {
   if (options.agent === 'command' && !options.agentCmd) {
     throw new InputError('--agent command needs --agent-cmd "CMD"', 'e.g. --agent-cmd "my-agent --headless" (the prompt arrives on stdin)');
   }
+  if (options.story && !options.prdFile)
+    throw new InputError('--story needs --prd FILE', 'e.g. `star-loop run --prd prd.json --story US-002`');
   if (options.prdFile && !isAbsolute(options.prdFile)) throw new Error('prd path must be absolute');
   return options;
 }

@@ -11,6 +11,8 @@ export interface RunOptions {
   mode: 'prd' | 'task';
   /** PRD mode: absolute path of prd.json. */
   prdFile?: string;
+  /** PRD mode, --story: work on this story only (one loop per story, e.g. one CI job each). */
+  story?: string;
   /** Task mode: the task text (from the argument or the prompt file). */
   task?: string;
   /** Task mode: absolute path of the prompt file the task came from, if any. */

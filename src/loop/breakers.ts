@@ -119,6 +119,6 @@ export async function parkedBlock(ctx: LoopContext, state: RunState): Promise<st
   if (!now.loaded) return undefined;
   const passed = passedIds(now.loaded.prd);
   const parked = new Set(state.parked.map((p) => p.story));
-  if (selectNextStory(now.loaded.prd, passed, parked)) return undefined;
+  if (selectNextStory(now.loaded.prd, passed, parked, ctx.options.story)) return undefined;
   return `every remaining story is parked for a human or waits for one: ${[...parked].join(', ')} (see .star/pending_for_human.md)`;
 }

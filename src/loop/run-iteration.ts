@@ -58,7 +58,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   if (prdNow && !prdNow.loaded) throw new Error(`prd.json cannot be read at iteration ${n}: ${prdNow.error}`);
   const prd = prdNow?.loaded;
   const passed = prd ? passedIds(prd.prd) : new Set<string>();
-  const story = prd ? selectNextStory(prd.prd, passed, new Set(state.parked.map((p) => p.story))) : undefined;
+  const story = prd ? selectNextStory(prd.prd, passed, new Set(state.parked.map((p) => p.story)), options.story) : undefined;
   const passesBefore = prd ? passesMap(prd) : new Map<string, boolean>();
 
   const startHead = await git.head();

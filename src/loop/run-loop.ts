@@ -22,7 +22,8 @@ export async function remainingWork(ctx: LoopContext, state: RunState): Promise<
   if (ctx.options.prdFile) {
     const now = await readPrdNow(ctx.options.prdFile);
     if (!now.loaded) throw new Error(`prd.json cannot be read: ${now.error}`);
-    return now.loaded.prd.userStories.filter((s) => !s.passes).map((s) => s.id);
+    // --story: only that story is this run's work.
+    return now.loaded.prd.userStories.filter((s) => !s.passes && (!ctx.options.story || s.id === ctx.options.story)).map((s) => s.id);
   }
   return state.taskComplete ? [] : ['task'];
 }

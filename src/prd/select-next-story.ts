@@ -8,8 +8,14 @@ export function selectNextStory(
   prd: Prd,
   passed: ReadonlySet<string> = passedIds(prd),
   parked: ReadonlySet<string> = new Set(),
+  only?: string,
 ): Story | undefined {
-  return orderStories(prd).find((s) => !passed.has(s.id) && !parked.has(s.id) && (s.dependsOn ?? []).every((d) => passed.has(d)));
+  return readyStories(prd, passed, parked).find((s) => only === undefined || s.id === only);
+}
+
+/** Every story that can start now, in the order the loop takes them: not passed, not parked, dependencies passed. */
+export function readyStories(prd: Prd, passed: ReadonlySet<string> = passedIds(prd), parked: ReadonlySet<string> = new Set()): Story[] {
+  return orderStories(prd).filter((s) => !passed.has(s.id) && !parked.has(s.id) && (s.dependsOn ?? []).every((d) => passed.has(d)));
 }
 
 /** Stories in the order the loop will take them: by priority, then file order. */

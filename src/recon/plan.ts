@@ -72,7 +72,7 @@ export function buildPlan(input: PlanInput): Plan {
       passes: s.passes,
       waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)),
     }));
-    const next = selectNextStory(prd, passed);
+    const next = selectNextStory(prd, passed, undefined, options.story);
     stories = {
       total: prd.userStories.length,
       passed: passed.size,
