@@ -50,6 +50,9 @@ export interface Fingerprints {
   prd?: Map<string, string>;
 }
 
+/** Files under .git/info that git writes by itself during maintenance. */
+const GIT_MAINTAINED: ReadonlySet<string> = new Set(['refs', 'packs']);
+
 /**
  * The pins star-loop holds the agent to: the prompt file, prd.json's fields other than passes/notes, git's
  * own files (config, hooks, info) and star-loop's state files. Taken before an agent runs, compared after.
@@ -64,7 +67,9 @@ export async function takeFingerprints(input: {
   const files = [
     join(input.gitDir, 'config'),
     ...(await listFiles(join(input.gitDir, 'hooks'))),
-    ...(await listFiles(join(input.gitDir, 'info'))),
+    // info/exclude, attributes, sparse-checkout, grafts… — not info/refs, which git's own gc rewrites
+    // (repack → update-server-info) whenever an agent's commit triggers an automatic gc.
+    ...(await listFiles(join(input.gitDir, 'info'))).filter((f) => !GIT_MAINTAINED.has(f.slice(join(input.gitDir, 'info').length + 1))),
     join(input.starDir, 'state.json'),
     join(input.starDir, 'journal.md'),
     join(input.starDir, '.gitignore'),
