@@ -43,6 +43,7 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     agent: z.string(),
     costUsd: z.number().optional(),
     attempts: z.number(),
+    toolCalls: z.number().optional(),
   }),
   stamped('agent.activity', {
     iteration: z.number(),

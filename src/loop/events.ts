@@ -23,6 +23,8 @@ export type LoopEvent =
       agent: string;
       costUsd?: number;
       attempts: number;
+      /** Tool calls the agent made, where its output says. */
+      toolCalls?: number;
     }
   | {
       type: 'agent.rate-limited';

@@ -189,6 +189,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     agent: run.adapter.name,
     costUsd: run.usage?.costUsd,
     attempts: run.attempts,
+    toolCalls: output.toolCalls,
   });
 
   // Safety first, before star-loop touches anything: a violation ends the run and nothing is undone.

@@ -10,7 +10,7 @@ export function renderEventLine(event: LoopEventWithTime): string | undefined {
     case 'iteration.started':
       return `\n▶ iteration ${event.iteration} (${event.index}/${event.maxIterations})${event.story ? ` — ${event.story}: ${event.storyTitle ?? ''}` : ''}`;
     case 'agent.finished':
-      return `  agent${event.attempts > 1 ? ` (${event.agent}, attempt ${event.attempts})` : ''} finished in ${formatDuration(event.durationMs)}${event.error ? ` — ${event.error}` : ''}${event.costUsd !== undefined ? ` ($${event.costUsd.toFixed(4)})` : ''}`;
+      return `  agent${event.attempts > 1 ? ` (${event.agent}, attempt ${event.attempts})` : ''} finished in ${formatDuration(event.durationMs)}${event.toolCalls !== undefined ? `, ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'}` : ''}${event.error ? ` — ${event.error}` : ''}${event.costUsd !== undefined ? ` ($${event.costUsd.toFixed(4)})` : ''}`;
     case 'agent.rate-limited':
       return `  ${event.agent} is rate-limited (${event.detail}); ${event.next !== event.agent && event.waitMs === 0 ? `switching to ${event.next}` : `waiting ${formatDuration(event.waitMs)}${event.resetAt ? ` (until ${event.resetAt})` : ''} before attempt ${event.attempt + 1}`}`;
     case 'work.committed':

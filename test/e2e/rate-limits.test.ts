@@ -59,6 +59,8 @@ describe('rate limits and overloads are waited out, not counted against the agen
     // Every attempt keeps its own log.
     for (const log of ['agent.log', 'agent.2.log', 'agent.3.log']) expect(existsSync(join(repo, '.star/runs/0001', log))).toBe(true);
     expect(result.stdout).toContain('claude is rate-limited');
+    // The agent's activity, summarised from its structured output.
+    expect(result.stdout).toMatch(/agent \(claude, attempt 3\) finished in [\d.]+m?s, 1 tool call\b/);
   });
 
   it('a reset time is honoured; one beyond --max-wait pauses the run (exit 3), and resume finishes it with the same run id', async () => {
