@@ -21,6 +21,13 @@ const ENV = { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, CI: 'true'
 delete ENV.FORCE_COLOR;
 
 const fixtures = ensureFixtures(join(here, '.fixtures'));
+// Runs leave star-loop's keep-refs behind (one per iteration); drop the fixtures' ones so every bench run
+// starts from the same repositories.
+for (const repo of [fixtures.small, fixtures.big]) {
+  const refs = execFileSync('git', ['for-each-ref', '--format=delete %(refname)', 'refs/star-loop/'], { cwd: repo, encoding: 'utf8' });
+  if (refs) execFileSync('git', ['update-ref', '--stdin'], { cwd: repo, input: refs });
+  execFileSync('git', ['pack-refs', '--all'], { cwd: repo });
+}
 
 function timed(command, args, options = {}) {
   const t0 = process.hrtime.bigint();
@@ -108,7 +115,9 @@ function verificationOverhead() {
   const repo = fixtures.small;
   rmSync(join(repo, '.star'), { recursive: true, force: true });
   const claims = quick ? 6 : 20;
-  execFileSync('git', ['checkout', '-q', 'prd.json'], { cwd: repo });
+  // Every story open again: prd.json as the fixture made it (earlier runs committed passes on `work`).
+  writeFileSync(join(repo, 'prd.json'), execFileSync('git', ['show', 'main:prd.json'], { cwd: repo }));
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '--allow-empty', '-am', 'bench: reopen the stories'], { cwd: repo });
   const r = timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--max-iterations', String(claims * 2 + 1)], {
     cwd: repo,
     env: { ...ENV, BENCH_CLAIM: '1' },
@@ -136,8 +145,6 @@ function verificationOverhead() {
     const verifier = vStart && vEnd ? Date.parse(vEnd.time) - Date.parse(vStart.time) : 0;
     overheads.push(Date.parse(verdict.time) - Date.parse(agentDone.time) - gates - verifier);
   }
-  // Leave the fixture's prd.json as it was for the next run.
-  execFileSync('git', ['checkout', '-q', 'prd.json'], { cwd: repo });
   return { claims: overheads.length, overheadMsPerClaim: median(overheads), exitCode: r.status };
 }
 
