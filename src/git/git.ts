@@ -120,13 +120,17 @@ export class Git {
 
   /** origin/HEAD, then init.defaultBranch, then whichever of main/master exists. */
   async defaultBranch(): Promise<{ name?: string; source: string }> {
-    const remoteHead = await this.tryRaw(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']);
+    // Asked all at once (recon's start-up path), decided in order.
+    const [remoteHead, configured, main, master] = await Promise.all([
+      this.tryRaw(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']),
+      this.tryRaw(['config', '--get', 'init.defaultBranch']),
+      this.tryRaw(['rev-parse', '--verify', '--quiet', 'refs/heads/main']),
+      this.tryRaw(['rev-parse', '--verify', '--quiet', 'refs/heads/master']),
+    ]);
     if (remoteHead) return { name: remoteHead.replace(/^origin\//, ''), source: 'origin/HEAD' };
-    const configured = await this.tryRaw(['config', '--get', 'init.defaultBranch']);
     if (configured) return { name: configured, source: 'init.defaultBranch' };
-    for (const name of ['main', 'master']) {
-      if (await this.tryRaw(['rev-parse', '--verify', '--quiet', `refs/heads/${name}`])) return { name, source: `refs/heads/${name}` };
-    }
+    if (main) return { name: 'main', source: 'refs/heads/main' };
+    if (master) return { name: 'master', source: 'refs/heads/master' };
     return { source: 'none found' };
   }
 
