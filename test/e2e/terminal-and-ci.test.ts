@@ -57,6 +57,18 @@ describe('the terminal: live in a real pseudo-terminal, plain elsewhere', () => 
     expect(colored.stdout).not.toContain('\r');
   });
 
+  it('the agent’s output is summarised; --verbose streams every line it prints', async () => {
+    const { repo, aux } = await calcRepo();
+    const agent = await scriptedAgent(aux, {
+      repeat: { append: { 'a.txt': 'x\n' }, commit: 'step {{call}}', final: 'LINE-FROM-THE-AGENT' },
+    });
+    const args = ['run', 'steps', '--agent-cmd', agent.cmd, '--max-iterations', '2', '--verify', 'off'];
+    const quiet = await runCli(repo, args, { CI: 'true' });
+    expect(quiet.stdout).not.toContain('LINE-FROM-THE-AGENT');
+    const verbose = await runCli(repo, [...args, '--verbose'], { CI: 'true' });
+    expect(verbose.stdout).toMatch(/\d\d:\d\d:\d\d {3}│ LINE-FROM-THE-AGENT/);
+  });
+
   it('--json: every line is an event valid against the published schema (`star-loop schema events`)', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]) });
     const agent = await scriptedAgent(aux, {
