@@ -28,6 +28,26 @@ class RateLimited extends Error {
   }
 }
 
+/**
+ * Aborted when either is (AbortSignal.any needs Node 20.3; star-loop supports every Node 20). `dispose`
+ * removes its listeners from the run-long signals, so a long run does not pile them up.
+ */
+function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  const both = new AbortController();
+  const listeners = [a, b].map((signal) => {
+    const onAbort = () => both.abort(signal.reason);
+    if (signal.aborted) both.abort(signal.reason);
+    else signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  });
+  return {
+    signal: both.signal,
+    dispose: () => {
+      for (const remove of listeners) remove();
+    },
+  };
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -72,7 +92,8 @@ export async function runAgentWaiting(
   const adapters = new Map([input.primary, ...(input.fallback ? [input.fallback] : [])].map((a) => [a.name, a]));
   const remainingTime = options.maxTimeMs !== undefined ? Math.max(0, options.maxTimeMs - state.activeMs) : Number.POSITIVE_INFINITY;
   const budgetMs = Math.min(options.maxWaitMs, remainingTime);
-  const stop = AbortSignal.any([ctx.signal, ctx.stopRequested]);
+  const either = eitherSignal(ctx.signal, ctx.stopRequested);
+  const stop = either.signal;
   const started = Date.now();
   let ranMs = 0;
   let last: AgentRun | undefined;
@@ -115,6 +136,7 @@ export async function runAgentWaiting(
     finish({ ...run, gaveUp: { signal: run.output.rateLimit ?? { kind: 'rate-limit', detail: 'rate limited' }, reason } });
   // A stop already asked for: the iteration still runs its agent once, but nothing is waited for.
   if (stop.aborted) {
+    either.dispose();
     try {
       return finish(await attempt(1));
     } catch (error) {
@@ -176,6 +198,7 @@ export async function runAgentWaiting(
     if (stop.aborted && last) return last.output.rateLimit ? giveUp(last, 'stopped') : finish(last);
     throw error;
   } finally {
+    either.dispose();
     if (state.current) state.current.waitingUntil = undefined;
   }
 }
