@@ -29,24 +29,19 @@ export async function remainingWork(ctx: LoopContext, state: RunState): Promise<
 }
 
 /**
- * Runs stopped by the user, a stall, a breaker or a rate limit are paused: `star-loop resume` continues them
- * with the same id, counters and budgets. Budgets that ran out and finished work end the run.
+ * Runs that ended for good: the work is done, a budget ran out, or a boundary was crossed. Every other stop
+ * (the user, a stall, a breaker, a rate limit, an error) is paused: `star-loop resume` continues it with the
+ * same id, counters and budgets.
  */
-const PAUSING: ReadonlySet<StopReason> = new Set([
-  'stalled',
-  'stopped',
-  'error',
-  'parked',
-  'repeated-error',
-  'oscillating',
-  'repeated-claim',
-  'asked-question',
-  'permission-denied',
-  'plan-mode',
-  'no-tool-calls',
-  'idle-exit',
-  'rate-limited',
-  'cost-unknown',
+const FINISHING: ReadonlySet<StopReason> = new Set([
+  'complete',
+  'max-iterations',
+  'max-time',
+  'max-cost',
+  'max-tokens',
+  'regressed',
+  'refused',
+  'safety',
 ]);
 
 interface Breakers {
@@ -142,7 +137,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     }
     if (step.kind === 'stop') {
       const fromStall = step.reason === 'stalled' || (stallStop && step.reason === breaker?.reason);
-      const paused = fromStall ? pauseOnStall : PAUSING.has(step.reason);
+      const paused = fromStall ? pauseOnStall : !FINISHING.has(step.reason);
       state.status = paused ? 'paused' : 'finished';
       state.stopReason = step.reason;
       state.stopDetail = step.detail;

@@ -86,11 +86,6 @@ export interface Report {
   runner: { peakRssBytes: number };
 }
 
-function iterationCost(record: RunState['records'][number]): number | undefined {
-  const usage = iterationUsage(record);
-  return usage.unknownCostRuns === usage.runs ? undefined : usage.costUsd;
-}
-
 export function buildReport(input: { state: RunState; plan: Plan; remaining: string[]; peakRssBytes: number; verify: string }): Report {
   const { state, plan } = input;
   const total = sumUsage(state.records);
@@ -144,24 +139,27 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
       ),
     },
     plan,
-    table: state.records.map((r) => ({
-      iteration: r.n,
-      story: r.story,
-      durationMs: r.durationMs,
-      moved: r.moved,
-      movement: r.movement,
-      claim: r.claim?.sources,
-      verdict: r.verdict,
-      agentError: r.agent.error,
-      agent: r.agent.name,
-      costUsd: iterationCost(r),
-      costSource: r.agent.usage?.costSource,
-      tokens: iterationUsage(r).unknownTokenRuns === iterationUsage(r).runs ? undefined : iterationUsage(r).tokens,
-      attempts: r.agent.attempts,
-      waitedMs: r.agent.waitedMs,
-      hazard: r.agent.hazard?.name,
-      notes: r.claimNotes,
-    })),
+    table: state.records.map((r) => {
+      const usage = iterationUsage(r);
+      return {
+        iteration: r.n,
+        story: r.story,
+        durationMs: r.durationMs,
+        moved: r.moved,
+        movement: r.movement,
+        claim: r.claim?.sources,
+        verdict: r.verdict,
+        agentError: r.agent.error,
+        agent: r.agent.name,
+        costUsd: usage.unknownCostRuns === usage.runs ? undefined : usage.costUsd,
+        costSource: r.agent.usage?.costSource,
+        tokens: usage.unknownTokenRuns === usage.runs ? undefined : usage.tokens,
+        attempts: r.agent.attempts,
+        waitedMs: r.agent.waitedMs,
+        hazard: r.agent.hazard?.name,
+        notes: r.claimNotes,
+      };
+    }),
     verify: input.verify,
     baseline: state.baseline,
     claims: state.records
