@@ -6,22 +6,9 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 const EXIT_CODES = `\nExit codes:\n${exitCodeHelp.map(([code, text]) => `  ${code}  ${text}`).join('\n')}\n`;
 
-function buildProgram(setExit: (code: ExitCode) => void): Command {
-  const program = new Command('star-loop')
-    .description('Runs a coding agent in a loop, fresh each iteration, and verifies every claim itself.')
-    .version(version, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', EXIT_CODES)
-    .exitOverride();
-
-  program
-    .command('run')
-    .description('recon → iterate ⇄ verify → report, on a task (prompt mode) or a prd.json (PRD mode)')
-    .argument('[task...]', 'the task as text (prompt mode)')
-    .option('--prd <file>', 'PRD mode: work through the user stories in prd.json')
-    .option('--prompt <file>', 'prompt mode: read the task from a file such as PROMPT.md')
-    .option('--story <id>', 'PRD mode: work on this story only (it must be ready: its dependencies pass)')
-    .option('--dry-run', 'recon only: print the plan and exit 0, writing nothing')
+/** The options of the loop itself, shared by `run` and `fleet` (whose workers get them). */
+function withLoopOptions(command: Command): Command {
+  return command
     .option('--agent <name>', 'claude (default) | codex | gemini | opencode | amp | cursor-agent | grok | aider | command | demo')
     .option('--agent-cmd <cmd>', 'custom agent: run with `sh -c CMD` in the repo root, prompt on stdin')
     .option('--model <id>', 'model id passed to the agent')
@@ -52,30 +39,67 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     )
     .option('--verifier-agent <name>', "the adversarial verifier agent (default: the implementer's)")
     .option('--verifier-model <id>', "the verifier's model (default: the implementer's)")
-    .option('--branch <name>', 'the branch to run on (PRD mode: branchName); created from HEAD (or --base) if missing')
-    .option('--base <ref>', 'where a new branch starts (default: the current HEAD)')
-    .option('--worktree', 'run in a new git worktree on its own branch; your checkout is never touched')
-    .option('--allow-dirty', 'start even with uncommitted changes (they become part of the first iteration)')
-    .option('--allow-default-branch', 'allow running on the default branch')
     .option('--allow-push', 'do not block git push for the agent')
     .option('--protect <glob>', 'a path the agent must not change (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('--on-finish <cmd>', 'run CMD (sh -c) when the loop stops; STAR_STOP_REASON, STAR_EXIT_CODE, STAR_REPORT in its env')
     .option('--json', 'one JSON event per line on stdout instead of human output (schema: `star-loop schema events`)')
     .option('--verbose', 'stream every line the agent prints (otherwise its activity is summarised)')
-    .option('--debug', 'print stack traces for internal errors')
+    .option('--debug', 'print stack traces for internal errors');
+}
+
+function buildProgram(setExit: (code: ExitCode) => void): Command {
+  const program = new Command('star-loop')
+    .description('Runs a coding agent in a loop, fresh each iteration, and verifies every claim itself.')
+    .version(version, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES)
+    .exitOverride();
+
+  withLoopOptions(
+    program
+      .command('run')
+      .description('recon → iterate ⇄ verify → report, on a task (prompt mode) or a prd.json (PRD mode)')
+      .argument('[task...]', 'the task as text (prompt mode)')
+      .option('--prd <file>', 'PRD mode: work through the user stories in prd.json')
+      .option('--prompt <file>', 'prompt mode: read the task from a file such as PROMPT.md')
+      .option('--story <id>', 'PRD mode: work on this story only (it must be ready: its dependencies pass)')
+      .option('--dry-run', 'recon only: print the plan and exit 0, writing nothing')
+      .option('--branch <name>', 'the branch to run on (PRD mode: branchName); created from HEAD (or --base) if missing')
+      .option('--base <ref>', 'where a new branch starts (default: the current HEAD)')
+      .option('--worktree', 'run in a new git worktree on its own branch; your checkout is never touched')
+      .option('--allow-dirty', 'start even with uncommitted changes (they become part of the first iteration)')
+      .option('--allow-default-branch', 'allow running on the default branch'),
+  )
     .addHelpText('after', EXIT_CODES)
     .action(async (task: string[], flags: Record<string, unknown>, command: Command) => {
       const { runCommand } = await import('./commands/run.js');
       setExit(await runCommand(task, flags, command.parent?.args.slice(1) ?? []));
     });
 
+  withLoopOptions(
+    program
+      .command('fleet')
+      .description('several loops at once: one story per worker, each in its own worktree, merged one at a time with the gates re-run')
+      .option('--prd <file>', 'the PRD (default prd.json); its branchName is the integration branch')
+      .option('--workers <n>', 'how many stories run at once (default 2)')
+      .option('--max-returns <n>', 'merge conflicts or post-merge gate failures (or worker deaths) before a story is parked (default 2)')
+      .option('--branch <name>', "the integration branch (default: prd.json's branchName)")
+      .option('--allow-default-branch', 'allow the default branch as the integration branch')
+      .option('--dry-run', 'print the plan (queue, workers, gates) and exit 0, writing nothing'),
+  )
+    .addHelpText('after', EXIT_CODES)
+    .action(async (flags: Record<string, unknown>, command: Command) => {
+      const { fleetCommand } = await import('./commands/fleet.js');
+      setExit(await fleetCommand(flags, command.parent?.args.slice(1) ?? []));
+    });
+
   program
     .command('resume')
-    .description('continue the paused or interrupted run in this repository, with the arguments it was started with')
+    .description('continue the paused or interrupted run (or fleet) in this repository, with the arguments it was started with')
     .action(async () => {
       const { resumeArgs } = await import('./commands/resume.js');
       const args = await resumeArgs(process.cwd());
-      await buildProgram(setExit).parseAsync(['node', 'star-loop', 'run', ...args]);
+      await buildProgram(setExit).parseAsync(['node', 'star-loop', ...args]);
     });
 
   for (const [name, what] of [

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { type ExitCode, RefusedError } from '../errors.js';
+import { fleetPermit } from '../fleet/fleet-permit.js';
 import { createEventLogger } from '../log/create-logger.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
 import { createEmitter } from '../loop/events.js';
@@ -121,6 +122,11 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
         prdFile: options.prdFile,
       },
       prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
+      permit: fleetPermit(() => {
+        if (gentle.signal.aborted) return;
+        gentle.abort();
+        emit({ type: 'warning', message: 'the fleet that started this worker is gone: stopping after this iteration' });
+      }),
       agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
     };
     emit({ type: 'run.started', runId: state.runId, continued, plan });

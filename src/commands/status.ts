@@ -1,12 +1,15 @@
 import { ExitCode, InputError } from '../errors.js';
+import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../fleet/fleet-state-schema.js';
+import { describeFleetStatus, renderFleetStatus } from '../fleet/fleet-status.js';
 import { Git } from '../git/git.js';
 import { printLine } from '../report/terminal-output.js';
 import { isStale, readLock } from '../state/run-lock.js';
 import type { RunState } from '../state/run-state-schema.js';
 import { starPaths } from '../state/star-paths.js';
-import { readState } from '../state/state-store.js';
+import { readState, readStateFile } from '../state/state-store.js';
 import { formatUsd, sumUsage } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
+import { latestIsFleet } from './resume.js';
 
 export interface Status {
   runId: string;
@@ -96,6 +99,15 @@ export async function statusCommand(flags: { json?: boolean }): Promise<ExitCode
   const root = await Git.topLevel(process.cwd());
   if (!root) throw new InputError(`${process.cwd()} is not inside a git repository`, 'run it in the repository the loop runs in');
   const paths = starPaths(root);
+  if (await latestIsFleet(root)) {
+    const fleet = await readStateFile(paths.fleet, fleetStateSchema, FLEET_SCHEMA_VERSION);
+    if (fleet) {
+      const lock = await readLock(paths.lock);
+      const status = describeFleetStatus(fleet, lock && !isStale(lock) ? lock.pid : undefined);
+      printLine(flags.json ? JSON.stringify(status) : renderFleetStatus(status));
+      return ExitCode.Complete;
+    }
+  }
   const state = await readState(paths.state);
   if (!state) throw new InputError(`no star-loop run in ${root} (no .star/state.json)`, 'start one with `star-loop run`');
   const lock = await readLock(paths.lock);

@@ -304,6 +304,64 @@ export class Git {
     await this.raw(args);
   }
 
+  /**
+   * The fleet's merge, computed without touching any work tree (`git merge-tree --write-tree`, git ≥ 2.38):
+   * the merged tree, or the files that conflict and git's messages about them.
+   */
+  async mergeTree(ours: string, theirs: string): Promise<{ tree: string; conflicts: string[]; messages: string }> {
+    const out = await runCapture('git', ['merge-tree', '--write-tree', '--name-only', ours, theirs], { cwd: this.root });
+    if (out.exitCode !== 0 && out.exitCode !== 1) throw new Error(out.stderr.trim() || `git merge-tree exited ${out.exitCode}`);
+    const [head = '', ...rest] = out.stdout.split('\n');
+    const blank = rest.indexOf('');
+    const conflicts = out.exitCode === 1 ? rest.slice(0, blank < 0 ? rest.length : blank).filter(Boolean) : [];
+    const messages =
+      blank < 0
+        ? ''
+        : rest
+            .slice(blank + 1)
+            .join('\n')
+            .trim();
+    return { tree: head.trim(), conflicts: [...new Set(conflicts)], messages };
+  }
+
+  /**
+   * `tree` with one file's content replaced by the file at `contentFile`, built through a throw-away index
+   * (no work tree, no real index touched). For the fleet's resolution of prd.json's `passes`.
+   */
+  async replaceFileInTree(tree: string, path: string, contentFile: string, indexFile: string): Promise<string> {
+    const env = { GIT_INDEX_FILE: indexFile };
+    const blob = (await this.raw(['hash-object', '-w', contentFile])).trim();
+    await this.raw(['read-tree', tree], env);
+    await this.raw(['update-index', '--cacheinfo', `100644,${blob},${path}`], env);
+    return (await this.raw(['write-tree'], env)).trim();
+  }
+
+  /** A commit of `tree` with these parents (a merge when there are two); no branch moves. */
+  async commitTree(tree: string, parents: string[], message: string): Promise<string> {
+    const identity = (await this.hasIdentity())
+      ? []
+      : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+    return (await this.raw([...identity, 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message])).trim();
+  }
+
+  /**
+   * Moves the checked-out branch forward to `commit` (`git merge --ff-only`): never a rewrite, and git
+   * refuses rather than overwrite local changes.
+   */
+  async fastForward(commit: string): Promise<void> {
+    await this.raw(['merge', '--ff-only', '--quiet', commit]);
+  }
+
+  /** Renames a branch of star-loop's own (a fleet story's branch set aside for a new attempt). */
+  async renameBranch(from: string, to: string): Promise<void> {
+    await this.raw(['branch', '--move', from, to]);
+  }
+
+  /** Removes a worktree only when git agrees nothing in it would be lost (no `--force`). */
+  async removeCleanWorktree(dir: string): Promise<void> {
+    await this.raw(['worktree', 'remove', dir]);
+  }
+
   async resolve(rev: string): Promise<string | undefined> {
     return this.lookup(`${rev}^{commit}`);
   }

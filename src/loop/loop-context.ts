@@ -1,5 +1,6 @@
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { RunOptions } from '../config/run-options.js';
+import type { FleetDenial } from '../fleet/fleet-permit.js';
 import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';
 import type { Gate } from '../recon/gate.js';
@@ -32,6 +33,8 @@ export interface LoopContext {
   redactor: { redact: (text: string) => string; longest: number };
   /** --verbose: every line the agent prints, to the terminal. */
   agentLine?: (line: string) => void;
+  /** In a fleet's worker: the fleet's go-ahead before each iteration (its budgets are shared). */
+  permit?: (story?: string) => Promise<FleetDenial | undefined>;
   /** PRD mode: prd.json's path relative to the repository root, as the prompt names it. */
   prdRelative?: string;
 }

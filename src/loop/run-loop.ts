@@ -102,7 +102,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
   let stallStop = false;
   for (;;) {
     state.activeMs = activeBase + (Date.now() - segmentStart);
-    const step = decideNextStep({
+    let step = decideNextStep({
       aborted: ctx.signal.aborted || ctx.stopRequested.aborted,
       remaining: (await remainingWork(ctx, state)).length,
       iterationsThisRun: state.iterationsThisRun,
@@ -119,6 +119,11 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       budget: checkBudgets(options, state.records),
       parked: await parkedBlock(ctx, state),
     });
+    if (step.kind === 'iterate' && ctx.permit) {
+      // A fleet's worker: the fleet's budgets are shared, so the fleet says whether this iteration may start.
+      const denied = await ctx.permit(options.story);
+      if (denied) step = { kind: 'stop', ...denied };
+    }
     if (step.kind === 'stop' && step.reason === 'complete' && options.prdFile && state.iterationsThisRun > 0 && options.verify !== 'off') {
       const regressions = await recheckAccepted(ctx, state);
       if (regressions.length > 0) {

@@ -28,6 +28,11 @@ export interface ProcessSpec {
   graceMs?: number;
   /** Applied to what is written to the log and the tail (never to what the parser reads). */
   redactor?: { redact: (text: string) => string; longest: number };
+  /**
+   * A Node child with an IPC channel (a fleet's worker): each message it sends, and a way to answer. When
+   * this process dies, the channel closes and the child hears of it.
+   */
+  ipc?: (message: unknown, reply: (answer: unknown) => void) => void;
   /** Told the child's process group id as soon as it runs (to find orphans after a crash). */
   onSpawn?: (pgid: number) => void | Promise<void>;
 }
@@ -69,6 +74,16 @@ function redactingFilter(redactor: { redact: (text: string) => string; longest: 
   };
 }
 
+/** Signals one process (a fleet's worker, which ends its own agent); quiet when it is gone. */
+export function signalProcess(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
 /** Signals a whole process group (an agent and everything it started); quiet when it is gone. */
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (!pid) return;
@@ -104,7 +119,17 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     ...(spec.input === undefined ? { stdin: 'ignore' as const } : { input: spec.input }),
     stdout: 'pipe',
     stderr: 'pipe',
+    ...(spec.ipc ? { ipc: true, serialization: 'json' as const } : {}),
   });
+  const onMessage = spec.ipc;
+  if (onMessage) {
+    child.on('message', (message: unknown) =>
+      onMessage(message, (answer) => {
+        // The child may be gone by now: its exit is handled below.
+        if (child.connected) child.send(answer as never, (error: Error | null) => error && undefined);
+      }),
+    );
+  }
   const pid = child.pid;
 
   let timedOut = false;

@@ -8,6 +8,9 @@ export function starPaths(root: string) {
     dir,
     gitignore: join(dir, '.gitignore'),
     state: join(dir, 'state.json'),
+    /** `star-loop fleet`: the queue and its workers (fleet.json), worker logs and finished workers' state. */
+    fleet: join(dir, 'fleet.json'),
+    fleetDir: join(dir, 'fleet'),
     lock: join(dir, 'lock'),
     pendingForHuman: join(dir, 'pending_for_human.md'),
     hints: join(dir, 'hints.md'),

@@ -1,10 +1,16 @@
 import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
 import { ExitCode, StarError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { type RunState, runStateSchema, STATE_SCHEMA_VERSION } from './run-state-schema.js';
 
 /** Reads `.star/state.json`; undefined when absent. A corrupt or newer file is an error, never overwritten. */
 export async function readState(file: string): Promise<RunState | undefined> {
+  return readStateFile(file, runStateSchema, STATE_SCHEMA_VERSION);
+}
+
+/** A versioned state file of star-loop's (`state.json`, `fleet.json`), read with the same care. */
+export async function readStateFile<T>(file: string, schema: z.ZodType<T>, schemaVersion: number): Promise<T | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -23,14 +29,14 @@ export async function readState(file: string): Promise<RunState | undefined> {
     );
   }
   const version = (raw as { schemaVersion?: unknown })?.schemaVersion;
-  if (typeof version === 'number' && version > STATE_SCHEMA_VERSION) {
+  if (typeof version === 'number' && version > schemaVersion) {
     throw new StarError(
-      `${file}: written by a newer star-loop (state schema ${version}, this one reads ${STATE_SCHEMA_VERSION})`,
+      `${file}: written by a newer star-loop (state schema ${version}, this one reads ${schemaVersion})`,
       ExitCode.Usage,
       'upgrade star-loop, or move the file aside to start a new run',
     );
   }
-  const parsed = runStateSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new StarError(
@@ -42,6 +48,6 @@ export async function readState(file: string): Promise<RunState | undefined> {
   return parsed.data;
 }
 
-export async function writeState(file: string, state: RunState): Promise<void> {
+export async function writeState(file: string, state: RunState | object): Promise<void> {
   await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`);
 }

@@ -1,7 +1,7 @@
 import type { AgentCapabilities } from '../agents/agent-adapter.js';
 import type { RunOptions } from '../config/run-options.js';
 import type { IterationRecord, StopReason } from '../state/run-state-schema.js';
-import { formatUsd, largestIteration, sumUsage } from './sum-usage.js';
+import { formatUsd, largestIteration, sumUsage, type UsageTotals } from './sum-usage.js';
 
 type Budgets = Pick<RunOptions, 'maxCostUsd' | 'maxTokens' | 'maxTurns' | 'maxTimeMs'>;
 
@@ -19,12 +19,18 @@ export function remainingBudget(options: Budgets, records: readonly IterationRec
  * assumed to cost as much as the dearest one so far. A cost budget that cannot be measured (an agent run
  * with no reported or priced cost) stops the run unless --max-tokens or --max-time also bounds it.
  */
-export function checkBudgets(
+export function checkBudgets(options: Budgets, records: readonly IterationRecord[]): BudgetStop | undefined {
+  return checkBudgetTotals(options, sumUsage(records), largestIteration(records));
+}
+
+type BudgetStop = { reason: Extract<StopReason, 'max-cost' | 'max-tokens' | 'cost-unknown'>; detail: string };
+
+/** The same decision from totals: what has been spent, and what the dearest iteration so far took. */
+export function checkBudgetTotals(
   options: Budgets,
-  records: readonly IterationRecord[],
-): { reason: Extract<StopReason, 'max-cost' | 'max-tokens' | 'cost-unknown'>; detail: string } | undefined {
-  const spent = sumUsage(records);
-  const next = largestIteration(records);
+  spent: Pick<UsageTotals, 'costUsd' | 'tokens' | 'unknownCostRuns'>,
+  next: { costUsd: number; tokens: number },
+): BudgetStop | undefined {
   if (options.maxCostUsd !== undefined) {
     const max = options.maxCostUsd;
     if (spent.unknownCostRuns > 0 && options.maxTokens === undefined && options.maxTimeMs === undefined) {

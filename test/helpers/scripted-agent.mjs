@@ -10,7 +10,8 @@
 // (`rateLimited: {status, resetInSec}`), fail (`isError`, `apiErrorStatus`), make tool calls (`toolNames`,
 // `toolCalls: 0`), have tools denied (`permissionDenials`), go to plan mode, and report usage (`usage`, `noCost`). Every call also records its argv and env in calls.jsonl.
 // As the verifier (STAR_ROLE=verifier) it follows `scenario.verifier` (steps/repeat; `verdict` is written to
-// STAR_VERDICT_FILE as given) and by default accepts.
+// STAR_VERDICT_FILE as given) and by default accepts. With `stories: {ID: script}`, the story in STAR_STORY_ID picks
+// its own script (and its own counters).
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,8 +20,12 @@ const scenarioFile = process.argv[2];
 const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
 // The verifier role (STAR_ROLE=verifier) has its own script and counter; by default it accepts.
 const verifier = process.env.STAR_ROLE === 'verifier';
-const script = verifier ? (scenario.verifier ?? { repeat: { verdict: { verdict: 'accept', findings: [] } } }) : scenario;
-const counterFile = `${scenarioFile}${verifier ? '.verifier' : ''}.calls`;
+// `stories: { ID: script }` (fleet tests): each story has its own script and counters, whichever worker runs it.
+const storyId = process.env.STAR_STORY_ID;
+const own = storyId && scenario.stories?.[storyId];
+const base = own ?? scenario;
+const script = verifier ? (base.verifier ?? scenario.verifier ?? { repeat: { verdict: { verdict: 'accept', findings: [] } } }) : base;
+const counterFile = `${scenarioFile}${own ? `.${storyId}` : ''}${verifier ? '.verifier' : ''}.calls`;
 const call = (existsSync(counterFile) ? Number(readFileSync(counterFile, 'utf8')) : 0) + 1;
 writeFileSync(counterFile, String(call));
 const step = script.steps?.[call - 1] ?? script.repeat ?? {};

@@ -1,0 +1,242 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { getAgentAdapter } from '../agents/registry.js';
+import { loadConfig } from '../config/load-config.js';
+import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
+import { ExitCode, InputError, RefusedError } from '../errors.js';
+import { runFleetBaseline } from '../fleet/fleet-baseline.js';
+import type { FleetEvent } from '../fleet/fleet-events.js';
+import { renderFleetLine } from '../fleet/fleet-events.js';
+import { decideFleetStart, describeFleetPlan, newFleetState, workerPassArgs } from '../fleet/fleet-plan.js';
+import { buildFleetReport, renderFleetReportMarkdown } from '../fleet/fleet-report.js';
+import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../fleet/fleet-state-schema.js';
+import { runFleet } from '../fleet/run-fleet.js';
+import { Git } from '../git/git.js';
+import { exitCodeFor } from '../loop/decide-next-step.js';
+import { runOnFinish } from '../loop/run-on-finish.js';
+import { loadPrd } from '../prd/load-prd.js';
+import { findExecutable } from '../proc/find-executable.js';
+import { discoverGates } from '../recon/discover-gates.js';
+import { readGitState } from '../recon/read-git-state.js';
+import { printLine } from '../report/terminal-output.js';
+import { applyWorkspace } from '../safety/apply-workspace.js';
+import { decideWorkspace } from '../safety/decide-workspace.js';
+import { createRedactor, redactDeep } from '../safety/redactor.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { acquireLock } from '../state/run-lock.js';
+import type { StopReason } from '../state/run-state-schema.js';
+import { starPaths } from '../state/star-paths.js';
+import { readStateFile, writeState } from '../state/state-store.js';
+
+export interface FleetFlags extends RunFlags {
+  workers?: string;
+  maxReturns?: string;
+}
+
+function count(value: string | undefined, fallback: number, field: string, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new InputError(`${field}: expected a whole number from 1 to ${max}, got "${value}"`);
+  return n;
+}
+
+/**
+ * `star-loop fleet`: recon (the same checks as `run`, on the integration branch), then the fleet's queue,
+ * workers and merge serializer (src/fleet/run-fleet.ts), then the report.
+ */
+export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promise<ExitCode> {
+  const cwd = process.cwd();
+  const root = await Git.topLevel(cwd);
+  if (!root) throw new InputError(`${cwd} is not inside a git repository`, 'run star-loop inside your project');
+  const workers = count(flags.workers, 2, '--workers', 16);
+  const maxReturns = count(flags.maxReturns, 2, '--max-returns', 20);
+  const { config } = await loadConfig(root);
+  const options = await resolveRunOptions({ cwd, root, taskText: '', flags: { ...flags, prd: flags.prd ?? 'prd.json' }, config });
+  if (!options.prdFile) throw new InputError('star-loop fleet works on a prd.json', 'pass --prd prd.json');
+  const prd = await loadPrd(options.prdFile);
+  const integration = options.branch ?? prd.prd.branchName;
+  if (!integration) {
+    throw new InputError(
+      `${relative(cwd, options.prdFile) || options.prdFile}: branchName is missing: the fleet merges every story into that branch`,
+      'set "branchName" in prd.json (e.g. "ralph/feature"), or pass --branch NAME',
+    );
+  }
+  const git = new Git(root);
+  const paths = starPaths(root);
+  const prdRelative = relative(root, options.prdFile);
+  const adapter = getAgentAdapter(options.agent);
+  const [gitState, gates, executable, previous] = await Promise.all([
+    readGitState(git),
+    discoverGates(root, options.gates),
+    findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
+    readStateFile(paths.fleet, fleetStateSchema, FLEET_SCHEMA_VERSION),
+  ]);
+  const workspace = decideWorkspace({
+    options: { ...options, worktree: false },
+    git: gitState,
+    target: integration,
+    targetExists: await git.branchExists(integration),
+    worktreeExists: false,
+  });
+  const start = decideFleetStart({ previous, prd: prdRelative, branch: integration });
+  if (options.dryRun) {
+    printLine(
+      describeFleetPlan({
+        prd: prd.prd,
+        prdRelative,
+        integration,
+        workers,
+        maxReturns,
+        workspace,
+        gates,
+        agent: adapter.name,
+        found: Boolean(executable),
+        start,
+      }),
+    );
+    return ExitCode.Complete;
+  }
+  if (!executable) {
+    throw new RefusedError(
+      `agent "${adapter.name}": \`${adapter.executable({ agentCmd: options.agentCmd })}\` was not found on PATH`,
+      'install the agent CLI, or choose another with --agent',
+    );
+  }
+  if (!gitState.head) throw new RefusedError('the repository has no commits yet', 'make a first commit, then run again');
+  await applyWorkspace(workspace, git, { ...options, worktree: false });
+  if ((await git.showFile('HEAD', prdRelative)) === undefined) {
+    throw new RefusedError(
+      `${prdRelative} is not committed on ${integration}: every worker's worktree is made from that branch`,
+      `git add ${prdRelative} && git commit -m "add the PRD", then run again`,
+    );
+  }
+
+  await mkdir(paths.fleetDir, { recursive: true });
+  const lockWarnings: string[] = [];
+  const releaseLock = await acquireLock(paths.lock, (message) => lockWarnings.push(message));
+  try {
+    await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
+    const state =
+      start.kind === 'continue' && previous ? previous : newFleetState({ prd: prdRelative, branch: integration, workers, options });
+    state.status = 'running';
+    state.workers = workers;
+    state.stopReason = undefined;
+    state.stopDetail = undefined;
+    state.exitCode = undefined;
+    state.endedAt = undefined;
+    if (rawArgs.length > 0) state.argv = rawArgs;
+    await writeState(paths.fleet, state);
+
+    const redactor = createRedactor(process.env);
+    const logFile = join(paths.fleetDir, 'log.jsonl');
+    mkdirSync(dirname(logFile), { recursive: true });
+    const clock = (time: string) => time.slice(11, 19);
+    const emit = (event: FleetEvent) => {
+      const stamped = { ...redactDeep(event, redactor.redact), time: new Date().toISOString() };
+      // Synchronous: nothing is lost when the fleet is killed.
+      appendFileSync(logFile, `${JSON.stringify(stamped)}\n`);
+      if (options.json) printLine(JSON.stringify(stamped));
+      else {
+        const line = renderFleetLine(stamped);
+        if (line !== undefined) for (const l of line.replace(/^\n/, '').split('\n')) printLine(`${clock(stamped.time)} ${l}`);
+      }
+    };
+    const controller = new AbortController();
+    const gentle = new AbortController();
+    const onInt = () => {
+      if (gentle.signal.aborted) controller.abort();
+      else {
+        gentle.abort();
+        emit({
+          type: 'warning',
+          message: 'stopping: each worker finishes its iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
+        });
+      }
+    };
+    const onTerm = () => controller.abort();
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    emit({
+      type: 'fleet.started',
+      fleetId: state.fleetId,
+      continued: start.kind === 'continue',
+      workers,
+      branch: integration,
+      queue: start.queue(prd.prd, state),
+    });
+    for (const message of lockWarnings) emit({ type: 'warning', message });
+    if (options.verify !== 'off' && !state.baseline) {
+      state.baseline = await runFleetBaseline({ git, gates, root, logFile: join(paths.fleetDir, 'baseline.log'), options, redactor });
+      await writeState(paths.fleet, state);
+    }
+    let end: { reason: StopReason; detail: string };
+    try {
+      end = await runFleet(
+        {
+          root,
+          git,
+          paths,
+          options,
+          workers,
+          maxReturns,
+          gates,
+          passArgs: workerPassArgs(flags),
+          env: process.env,
+          emit,
+          signal: controller.signal,
+          stopRequested: gentle.signal,
+          redactor,
+        },
+        state,
+      );
+    } catch (error) {
+      end = { reason: 'error', detail: `internal error: ${(error as Error).message}` };
+      state.status = 'paused';
+      state.stopReason = end.reason;
+      state.stopDetail = end.detail;
+      if (options.debug) emit({ type: 'warning', message: (error as Error).stack ?? '' });
+    } finally {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    }
+    const exitCode = exitCodeFor(end.reason);
+    state.exitCode = exitCode;
+    state.endedAt ??= new Date().toISOString();
+    await writeState(paths.fleet, state);
+
+    const finalPrd = await loadPrd(options.prdFile).catch(() => prd);
+    const report = redactDeep(buildFleetReport(state, finalPrd.prd), redactor.redact);
+    const markdown = renderFleetReportMarkdown(report);
+    await writeFileAtomic(paths.reportJson, `${JSON.stringify(report, null, 2)}\n`);
+    await writeFileAtomic(paths.reportMd, markdown);
+    if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+    const storyIds = (status: string) => report.stories.filter((s) => s.status === status).map((s) => s.id);
+    emit({
+      type: 'fleet.finished',
+      fleetId: state.fleetId,
+      stopReason: end.reason,
+      exitCode,
+      detail: end.detail,
+      merged: storyIds('merged'),
+      parked: storyIds('parked'),
+      remaining: report.stories.filter((s) => s.status !== 'merged' && s.status !== 'passed before').map((s) => s.id),
+      reportFile: relative(cwd, paths.reportMd) || paths.reportMd,
+    });
+    if (options.onFinish) {
+      const problem = await runOnFinish({
+        command: options.onFinish,
+        root,
+        paths,
+        env: process.env,
+        runId: state.fleetId,
+        stopReason: end.reason,
+        exitCode,
+      });
+      if (problem) emit({ type: 'warning', message: problem });
+    }
+    return exitCode;
+  } finally {
+    await releaseLock();
+  }
+}

@@ -1,0 +1,109 @@
+import type { RunFlags } from '../config/resolve-options.js';
+import type { RunOptions } from '../config/run-options.js';
+import type { Prd } from '../prd/prd-schema.js';
+import { blockedStories } from '../prd/select-next-story.js';
+import type { Gate } from '../recon/gate.js';
+import { describeWorkspace, type WorkspacePlan } from '../safety/decide-workspace.js';
+import { newRunId } from '../state/new-run-state.js';
+import { fleetReadyStories } from './decide-fleet.js';
+import { FLEET_SCHEMA_VERSION, type FleetState } from './fleet-state-schema.js';
+
+export type FleetStart = { kind: 'new' | 'continue'; queue: (prd: Prd, state: Pick<FleetState, 'stories'>) => string[] };
+
+/** A paused (or crashed) fleet on the same PRD and branch is continued; anything else starts a new one (pure). */
+export function decideFleetStart(input: { previous?: FleetState; prd: string; branch: string }): FleetStart {
+  const { previous } = input;
+  const same = previous && previous.status !== 'finished' && previous.prd === input.prd && previous.branch === input.branch;
+  return { kind: same ? 'continue' : 'new', queue: fleetReadyStories };
+}
+
+export function newFleetState(input: { prd: string; branch: string; workers: number; options: RunOptions }): FleetState {
+  const now = new Date().toISOString();
+  const { options } = input;
+  return {
+    schemaVersion: FLEET_SCHEMA_VERSION,
+    fleetId: newRunId(),
+    prd: input.prd,
+    branch: input.branch,
+    workers: input.workers,
+    status: 'running',
+    argv: [],
+    startedAt: now,
+    updatedAt: now,
+    activeMs: 0,
+    limits: {
+      maxIterations: options.maxIterations,
+      maxTimeMs: options.maxTimeMs,
+      maxCostUsd: options.maxCostUsd,
+      maxTokens: options.maxTokens,
+    },
+    spent: { iterations: 0, verifierRuns: 0, costUsd: 0, tokens: 0, unknownCostRuns: 0, dearestCostUsd: 0, dearestTokens: 0 },
+    stories: {},
+    running: [],
+    merges: [],
+    timeline: [],
+  };
+}
+
+/** The fleet's flags every worker gets as they are (its budgets, branch and output are the fleet's own). */
+const PASSED: ReadonlyArray<readonly [keyof RunFlags, string]> = [
+  ['agent', '--agent'],
+  ['agentCmd', '--agent-cmd'],
+  ['model', '--model'],
+  ['maxTurns', '--max-turns'],
+  ['maxWait', '--max-wait'],
+  ['fallbackAgent', '--fallback-agent'],
+  ['passEnv', '--pass-env'],
+  ['stallAfter', '--stall-after'],
+  ['parkAfter', '--park-after'],
+  ['sameErrorLimit', '--same-error-limit'],
+  ['onStall', '--on-stall'],
+  ['iterationTimeout', '--iteration-timeout'],
+  ['idleTimeout', '--idle-timeout'],
+  ['gateTimeout', '--gate-timeout'],
+  ['verify', '--verify'],
+  ['verifierAgent', '--verifier-agent'],
+  ['verifierModel', '--verifier-model'],
+  ['allowPush', '--allow-push'],
+  ['protect', '--protect'],
+  ['debug', '--debug'],
+];
+
+/** The worker's copy of the fleet's flags (pure). */
+export function workerPassArgs(flags: RunFlags): string[] {
+  const args: string[] = [];
+  for (const [key, flag] of PASSED) {
+    const value = flags[key];
+    if (value === undefined || value === false) continue;
+    if (value === true) args.push(flag);
+    else if (Array.isArray(value)) for (const v of value) args.push(flag, v);
+    else args.push(flag, String(value));
+  }
+  return args;
+}
+
+/** `star-loop fleet --dry-run`: what would run, where, in what order. */
+export function describeFleetPlan(input: {
+  prd: Prd;
+  prdRelative: string;
+  integration: string;
+  workers: number;
+  maxReturns: number;
+  workspace: WorkspacePlan;
+  gates: readonly Gate[];
+  agent: string;
+  found: boolean;
+  start: FleetStart;
+}): string {
+  const ready = fleetReadyStories(input.prd, { stories: {} });
+  const blocked = blockedStories(input.prd);
+  return [
+    `star-loop fleet plan (${input.start.kind === 'continue' ? 'continues the paused fleet' : 'a new fleet'})`,
+    `  PRD: ${input.prdRelative}; integration branch: ${input.integration} (${describeWorkspace(input.workspace)})`,
+    `  workers: ${input.workers}, each \`star-loop run --story ID\` in a worktree on ${input.integration}--<id>; a story is parked after ${input.maxReturns} returns`,
+    `  agent: ${input.agent}${input.found ? '' : ' (NOT FOUND on PATH)'}`,
+    `  gates (run by every worker, and on every merge before ${input.integration} moves): ${input.gates.map((g) => `${g.name} \`${g.command}\``).join(', ') || 'none found'}`,
+    `  ready now, in order: ${ready.join(', ') || 'none'}`,
+    ...(blocked.length ? [`  waiting: ${blocked.map((s) => `${s.id} (for ${(s.dependsOn ?? []).join(', ')})`).join('; ')}`] : []),
+  ].join('\n');
+}

@@ -1,0 +1,235 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { calcRepo, prdText, testFor } from '../helpers/calc-repo.js';
+import { git } from '../helpers/gitdir.js';
+import { processAlive } from '../helpers/process-alive.js';
+import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+
+interface FleetReport {
+  kind: string;
+  stopReason: string;
+  exitCode: number;
+  stories: Array<{ id: string; status: string; attempts: number; returns: number; setAside: string[]; worktree?: string }>;
+  mergeOrder: Array<{ story: string; attempt: number; commit: string }>;
+  timeline: Record<string, Array<{ at: string; event: string; attempt: number; slot?: number }>>;
+}
+
+/** A story's honest work: a module, its test, a commit and a claim. */
+const implement = (name: string, body: string, call: string, expected: string) => ({
+  write: { [`src/${name}.js`]: `export const ${name} = ${body};\n`, [`test/${name}.test.js`]: testFor(name, call, expected) },
+  commit: `add ${name}`,
+  claim: { complete: true },
+});
+
+async function waitFor(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const readFleet = async (repo: string) =>
+  JSON.parse(await readFile(join(repo, '.star/fleet.json'), 'utf8')) as {
+    running: Array<{ story: string; pid?: number; iteration?: number }>;
+    spent: { iterations: number };
+  };
+
+async function passes(repo: string): Promise<Record<string, boolean>> {
+  const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as { userStories: Array<{ id: string; passes: boolean }> };
+  return Object.fromEntries(prd.userStories.map((s) => [s.id, s.passes]));
+}
+
+describe('star-loop fleet: several loops at once, one merge at a time', () => {
+  it('three independent stories with two workers: all merged into the integration branch, gates green, worktrees gone', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Subtract' },
+        { id: 'US-002', title: 'Multiply' },
+        { id: 'US-003', title: 'Negate' },
+      ]),
+    });
+    const agent = await scriptedAgent(aux, {
+      stories: {
+        'US-001': { repeat: implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2') },
+        'US-002': { repeat: implement('multiply', '(a, b) => a * b', 'multiply(2, 3)', '6') },
+        'US-003': { repeat: implement('negate', '(a) => -a', 'negate(4)', '-4') },
+      },
+    });
+    const result = await runCli(repo, ['fleet', '--prd', 'prd.json', '--workers', '2', '--agent-cmd', agent.cmd]);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(await git(repo, 'branch', '--show-current')).toBe('work');
+    expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true, 'US-003': true });
+    for (const file of ['src/subtract.js', 'src/multiply.js', 'src/negate.js']) expect(existsSync(join(repo, file))).toBe(true);
+    const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
+    expect(report.kind).toBe('fleet');
+    expect(report.mergeOrder.map((m) => m.story).sort()).toEqual(['US-001', 'US-002', 'US-003']);
+    // Each merge is a merge commit on the integration branch, in the order reported.
+    const firstParents = (await git(repo, 'log', '--first-parent', '--format=%H', '-n', '3')).split('\n').reverse();
+    expect(firstParents).toEqual(report.mergeOrder.map((m) => m.commit));
+    // Two workers really ran at once: the first two stories started before either was merged.
+    const started = Object.values(report.timeline).map((t) => t.find((e) => e.event === 'started')?.at ?? '');
+    const firstMerge = Object.values(report.timeline)
+      .flatMap((t) => t.filter((e) => e.event === 'merged').map((e) => e.at))
+      .sort()[0];
+    expect(started.filter((at) => at < (firstMerge ?? '')).length).toBe(2);
+    // Merged stories' worktrees are removed; their branches stay.
+    for (const s of report.stories) expect(s.worktree).toBeUndefined();
+    expect((await git(repo, 'worktree', 'list')).split('\n')).toHaveLength(1);
+    expect(await git(repo, 'branch', '--list', 'work--*')).toContain('work--US-002');
+    // The gates hold on the result, and the workers' run state was kept.
+    expect(existsSync(join(repo, '.star/fleet/stories/US-001/attempt-1/state.json'))).toBe(true);
+    expect((await readFile(join(repo, '.star/report.md'), 'utf8')).includes('## Merge order')).toBe(true);
+  });
+
+  it('two stories that change the same lines: the second merge conflicts, goes back to the queue with the conflict as findings, and then succeeds', async () => {
+    const { repo, aux } = await calcRepo({
+      'src/version.js': "export const version = 'base';\n",
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Version one' },
+        { id: 'US-002', title: 'Version two' },
+      ]),
+    });
+    const bump = (who: string) => ({
+      write: { 'src/version.js': `export const version = '${who}';\n` },
+      commit: `version ${who}`,
+      claim: { complete: true },
+    });
+    const agent = await scriptedAgent(aux, { stories: { 'US-001': { repeat: bump('one') }, 'US-002': { repeat: bump('two') } } });
+    const result = await runCli(repo, ['fleet', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(0);
+    expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true });
+    const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
+    const [first, second] = report.mergeOrder;
+    expect(first?.attempt).toBe(1);
+    expect(second?.attempt).toBe(2);
+    const events = report.timeline[second?.story ?? '']?.map((e) => `${e.attempt}:${e.event}`);
+    expect(events).toEqual([
+      '1:started',
+      '1:iteration',
+      '1:verified',
+      '1:merge-conflict',
+      '2:requeued',
+      '2:started',
+      '2:iteration',
+      '2:verified',
+      '2:merged',
+    ]);
+    // The redo started from the integration branch with the first story in it, and was told why.
+    const calls = await agent.calls();
+    const redo = calls.filter((c) => (c.env as Record<string, string>).STAR_STORY_ID === second?.story && c.role === 'implementer');
+    expect(redo).toHaveLength(2);
+    const hints = await readFile(join(repo, `.star/fleet/stories/${second?.story}/attempt-2/hints/0001.md`), 'utf8');
+    expect(hints).toContain('conflicts in src/version.js');
+    // The conflicted attempt's branch is kept, not deleted.
+    const kept = report.stories.find((s) => s.id === second?.story)?.setAside ?? [];
+    expect(kept).toEqual([`work--${second?.story}--attempt-1`]);
+    expect(await git(repo, 'rev-parse', '--verify', kept[0] ?? '')).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('a story that keeps failing is parked without holding the others up; dependsOn order is kept', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Subtract' },
+        { id: 'US-002', title: 'Broken', priority: 2 },
+        { id: 'US-003', title: 'Multiply', priority: 3, dependsOn: ['US-001'] },
+      ]),
+    });
+    const agent = await scriptedAgent(aux, {
+      stories: {
+        'US-001': { repeat: { ...implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2'), sleepMs: 500 } },
+        // Claims done with a test that fails: the gates reject it every time.
+        'US-002': { repeat: implement('broken', '() => 1', 'broken()', '2') },
+        'US-003': { repeat: implement('multiply', '(a, b) => a * b', 'multiply(2, 3)', '6') },
+      },
+    });
+    const result = await runCli(repo, ['fleet', '--workers', '2', '--park-after', '2', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toContain('US-002 parked for a human');
+    expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': false, 'US-003': true });
+    const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
+    expect(report.stopReason).toBe('parked');
+    expect(report.mergeOrder.map((m) => m.story)).toEqual(['US-001', 'US-003']);
+    // US-003 waited for US-001's merge, then ran.
+    const merged1 = report.timeline['US-001']?.find((e) => e.event === 'merged')?.at ?? '';
+    const started3 = report.timeline['US-003']?.find((e) => e.event === 'started')?.at ?? '';
+    expect(started3 > merged1).toBe(true);
+    expect(await readFile(join(repo, '.star/pending_for_human.md'), 'utf8')).toContain('## US-002');
+    // The parked story's branch and worktree are left for the human.
+    const parked = report.stories.find((s) => s.id === 'US-002');
+    expect(parked?.status).toBe('parked');
+    expect(parked?.worktree && existsSync(parked.worktree)).toBe(true);
+  });
+
+  it('the budgets are the fleet’s: --max-iterations 3 with two workers is three iterations in all', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'One' },
+        { id: 'US-002', title: 'Two' },
+      ]),
+    });
+    // Agents that work but never finish.
+    const agent = await scriptedAgent(aux, { repeat: { append: { 'notes.txt': 'more\n' }, commit: 'more {{call}}' } });
+    const result = await runCli(repo, [
+      'fleet',
+      '--max-iterations',
+      '3',
+      '--verify',
+      'off',
+      '--stall-after',
+      '10',
+      '--agent-cmd',
+      agent.cmd,
+    ]);
+    expect(result.exitCode).toBe(3);
+    expect((await agent.calls()).filter((c) => c.role === 'implementer')).toHaveLength(3);
+    expect((await readFleet(repo)).spent.iterations).toBe(3);
+    expect((await readJson<FleetReport>(join(repo, '.star/report.json'))).stopReason).toBe('max-iterations');
+  });
+
+  it('kill -9 of the fleet, then resume: the workers stop after their iteration, and the fleet finishes with nothing lost', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Subtract' },
+        { id: 'US-002', title: 'Multiply' },
+        { id: 'US-003', title: 'Negate' },
+      ]),
+    });
+    const slow = (step: { commit: string }) => ({
+      steps: [{ append: { [`notes-${step.commit.replace(' ', '-')}.txt`]: 'started\n' }, commit: 'start', sleepMs: 1500 }],
+      repeat: step,
+    });
+    const agent = await scriptedAgent(aux, {
+      stories: {
+        'US-001': slow(implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2')),
+        'US-002': slow(implement('multiply', '(a, b) => a * b', 'multiply(2, 3)', '6')),
+        'US-003': slow(implement('negate', '(a) => -a', 'negate(4)', '-4')),
+      },
+    });
+    const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', agent.cmd], { cwd: repo, reject: false });
+    await waitFor(async () => ((await readFleet(repo).catch(() => undefined))?.running ?? []).filter((w) => w.iteration).length === 2);
+    const workers = (await readFleet(repo)).running.map((w) => w.pid ?? 0);
+    fleet.kill('SIGKILL');
+    await fleet;
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { kind: string; state: string; workers: unknown[] };
+    expect(status).toMatchObject({ kind: 'fleet', state: 'crashed' });
+    expect(status.workers).toHaveLength(2);
+    // Orphaned workers hear that the fleet is gone and stop after their iteration.
+    await waitFor(async () => workers.every((pid) => !processAlive(pid)));
+
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true, 'US-003': true });
+    const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
+    expect(report.mergeOrder.map((m) => m.story).sort()).toEqual(['US-001', 'US-002', 'US-003']);
+    // The interrupted stories continued in their worktrees: their first iteration's commit is in the result.
+    expect((await git(repo, 'log', '--format=%s')).split('\n').filter((s) => s === 'start')).toHaveLength(3);
+    const resumedStories = Object.entries(report.timeline).filter(([, t]) => t.some((e) => e.event === 'resumed'));
+    expect(resumedStories).toHaveLength(2);
+    for (const [, t] of resumedStories) expect(t.some((e) => e.event === 'died')).toBe(false);
+  }, 90_000);
+});
