@@ -82,6 +82,7 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
       .description('several loops at once: one story per worker, each in its own worktree, merged one at a time with the gates re-run')
       .option('--prd <file>', 'the PRD (default prd.json); its branchName is the integration branch')
       .option('--workers <n>', 'how many stories run at once (default 2)')
+      .option('--worktree-setup <cmd>', 'run CMD (sh -c) in each new worktree before its worker starts, e.g. "npm ci"')
       .option('--max-returns <n>', 'merge conflicts or post-merge gate failures (or worker deaths) before a story is parked (default 2)')
       .option('--branch <name>', "the integration branch (default: prd.json's branchName)")
       .option('--allow-default-branch', 'allow the default branch as the integration branch')

@@ -32,6 +32,7 @@ import { readStateFile, writeState } from '../state/state-store.js';
 export interface FleetFlags extends RunFlags {
   workers?: string;
   maxReturns?: string;
+  worktreeSetup?: string;
 }
 
 function count(value: string | undefined, fallback: number, field: string, max: number): number {
@@ -182,6 +183,7 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
           maxReturns,
           gates,
           passArgs: workerPassArgs(flags),
+          setup: flags.worktreeSetup,
           env: process.env,
           emit,
           signal: controller.signal,

@@ -155,3 +155,14 @@ export function decideFleetEnd(input: { stopping?: { reason: StopReason; detail:
   }
   return { reason: 'stalled', detail: `no story can start: ${input.unfinished.join(', ')} wait for stories that are not in prd.json` };
 }
+
+/** The longest the fleet waits before it looks at the queue again while nothing can start. */
+export const MAX_IDLE_WAIT_MS = 60_000;
+
+/**
+ * The wait before the queue is read again (pure): back to `first` when a worker started, doubled (up to a
+ * minute) while none could, so a fleet waiting on busy workers or a parked dependency does not spin.
+ */
+export function nextIdleWait(current: number, started: boolean, first: number): number {
+  return started ? first : Math.min(current * 2, MAX_IDLE_WAIT_MS);
+}

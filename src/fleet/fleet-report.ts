@@ -26,6 +26,7 @@ export interface FleetReport {
     deaths: number;
     iterations: number;
     costUsd: number;
+    unknownCostRuns: number;
     tokens: number;
     branch?: string;
     worktree?: string;
@@ -66,6 +67,7 @@ export function buildFleetReport(state: FleetState, prd: Prd): FleetReport {
         deaths: f?.deaths ?? 0,
         iterations: f?.iterations ?? 0,
         costUsd: f?.costUsd ?? 0,
+        unknownCostRuns: f?.unknownCostRuns ?? 0,
         tokens: f?.tokens ?? 0,
         branch: f?.branch,
         worktree: f?.worktree,
@@ -79,13 +81,19 @@ export function buildFleetReport(state: FleetState, prd: Prd): FleetReport {
   };
 }
 
+/** A cost with what is not known about it said plainly. */
+function costText(usd: number, unknownRuns: number): string {
+  if (unknownRuns > 0 && usd === 0) return 'unknown';
+  return `${formatUsd(usd)}${unknownRuns > 0 ? ' + unknown' : ''}`;
+}
+
 export function renderFleetReportMarkdown(r: FleetReport): string {
   const out = [
     `# star-loop fleet ${r.fleetId}: ${r.stopReason} (exit ${r.exitCode})`,
     '',
     r.detail,
     '',
-    `${r.workers} workers on \`${r.branch}\`, active ${formatDuration(r.activeMs)}${r.limits.maxTimeMs ? ` of ${formatDuration(r.limits.maxTimeMs)}` : ''}; ${r.spent.iterations} iterations + ${r.spent.verifierRuns} verifier runs of ${r.limits.maxIterations}; cost ${r.spent.unknownCostRuns > 0 && r.spent.costUsd === 0 ? 'unknown' : `${formatUsd(r.spent.costUsd)}${r.spent.unknownCostRuns > 0 ? ' + unknown' : ''}`}; tokens ${r.spent.tokens}.`,
+    `${r.workers} workers on \`${r.branch}\`, active ${formatDuration(r.activeMs)}${r.limits.maxTimeMs ? ` of ${formatDuration(r.limits.maxTimeMs)}` : ''}; ${r.spent.iterations} iterations + ${r.spent.verifierRuns} verifier runs of ${r.limits.maxIterations}; cost ${costText(r.spent.costUsd, r.spent.unknownCostRuns)}; tokens ${r.spent.tokens}.`,
     '',
     '## Stories',
     '',
@@ -93,7 +101,7 @@ export function renderFleetReportMarkdown(r: FleetReport): string {
     '| --- | --- | --- | --- | --- | --- |',
     ...r.stories.map(
       (s) =>
-        `| ${s.id} ${s.title} | ${s.status}${s.detail ? `: ${s.detail.replaceAll('|', '\\|').slice(0, 200)}` : ''} | ${s.attempts} | ${s.iterations} | ${formatUsd(s.costUsd)} | ${s.mergeCommit ? s.mergeCommit.slice(0, 10) : (s.branch ?? '')} |`,
+        `| ${s.id} ${s.title} | ${s.status}${s.detail ? `: ${s.detail.replaceAll('|', '\\|').slice(0, 200)}` : ''} | ${s.attempts} | ${s.iterations} | ${costText(s.costUsd, s.unknownCostRuns)} | ${s.mergeCommit ? s.mergeCommit.slice(0, 10) : (s.branch ?? '')} |`,
     ),
     '',
     '## Merge order',

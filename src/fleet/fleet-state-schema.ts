@@ -34,6 +34,8 @@ export const fleetStorySchema = z.object({
   /** The agent runs this story cost, over all attempts. */
   iterations: z.number().default(0),
   costUsd: z.number().default(0),
+  /** Agent runs that reported no cost (and had no price): the cost is then a floor. */
+  unknownCostRuns: z.number().default(0),
   tokens: z.number().default(0),
 });
 export type FleetStory = z.infer<typeof fleetStorySchema>;

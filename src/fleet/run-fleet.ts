@@ -6,7 +6,7 @@ import { Git } from '../git/git.js';
 import type { LoopEventWithTime } from '../loop/events.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { readPrdNow } from '../prd/read-prd-passes.js';
-import { signalProcess } from '../proc/run-process.js';
+import { runProcess, signalProcess } from '../proc/run-process.js';
 import type { Gate } from '../recon/gate.js';
 import { worktreeDir } from '../safety/decide-workspace.js';
 import { processRuns } from '../state/run-lock.js';
@@ -21,6 +21,7 @@ import {
   decideReturn,
   decideWorkerOutcome,
   fleetReadyStories,
+  nextIdleWait,
   setAsideBranch,
   storyBranch,
   unfinishedStories,
@@ -50,6 +51,8 @@ export interface FleetContext {
   /** Stop gently: workers finish their iteration. */
   stopRequested: AbortSignal;
   redactor: { redact: (text: string) => string; longest: number };
+  /** `--worktree-setup`: run in each new worktree before its worker starts (e.g. `npm ci`). */
+  setup?: string;
   /** The first wait when no story can start and workers are busy (doubles up to 60 s). */
   idleBackoffMs?: number;
 }
@@ -75,10 +78,28 @@ const FINISHING: ReadonlySet<StopReason> = new Set([
   'safety',
 ]);
 
-const MAX_BACKOFF_MS = 60_000;
+/** `--worktree-setup CMD` in a new worktree: undefined when it passed, else what went wrong. */
+async function runSetup(command: string, cwd: string, logFile: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  await mkdir(dirname(logFile), { recursive: true });
+  await appendFile(logFile, `\n===== ${cwd}: ${command}\n`);
+  const run = await runProcess({ command: 'sh', args: ['-c', command], cwd, env, logFile, tailBytes: 2000 });
+  if (run.exitCode === 0) return undefined;
+  return `${run.spawnError ?? (run.timedOut ? 'timed out' : `exit ${run.exitCode ?? run.signal}`)}: ${run.tail.trim().split('\n').slice(-5).join(' ')}`;
+}
 
 function newStory(): FleetStory {
-  return { status: 'queued', attempt: 1, returns: 0, deaths: 0, setAside: [], findings: [], iterations: 0, costUsd: 0, tokens: 0 };
+  return {
+    status: 'queued',
+    attempt: 1,
+    returns: 0,
+    deaths: 0,
+    setAside: [],
+    findings: [],
+    iterations: 0,
+    costUsd: 0,
+    unknownCostRuns: 0,
+    tokens: 0,
+  };
 }
 
 /**
@@ -162,10 +183,10 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
   const titleOf = (prd: Prd, id: string) => prd.userStories.find((s) => s.id === id)?.title ?? id;
 
   /** The worker's `.star/` (its run state, logs, report) moves into the fleet's before its worktree goes. */
-  const archiveWorkerState = async (story: string, attempt: number, worktree: string) => {
+  const archiveWorkerState = async (story: string, label: string, worktree: string) => {
     const from = join(worktree, '.star');
     if (!existsSync(from)) return;
-    const to = join(paths.fleetDir, 'stories', story.replace(/[^\w.-]+/g, '-'), `attempt-${attempt}`);
+    const to = join(paths.fleetDir, 'stories', story.replace(/[^\w.-]+/g, '-'), label);
     await mkdir(dirname(to), { recursive: true });
     await rm(to, { recursive: true, force: true });
     await rename(from, to).catch(async () => {
@@ -176,7 +197,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
   /** Removes a story's worktree (git refuses if anything in it is uncommitted: then it stays, and we say so). */
   const retireWorktree = async (id: string, story: FleetStory) => {
     if (!story.worktree) return;
-    await archiveWorkerState(id, story.attempt, story.worktree);
+    await archiveWorkerState(id, `attempt-${story.attempt}`, story.worktree);
     try {
       await ctx.git.removeCleanWorktree(story.worktree);
     } catch (error) {
@@ -301,6 +322,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
         if (story) {
           story.iterations += 1;
           story.costUsd += usage.costUsd;
+          story.unknownCostRuns += usage.unknownCostRuns;
           story.tokens += usage.tokens;
         }
         log({
@@ -311,13 +333,16 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
           detail: `iteration ${event.record.n}: ${event.record.verdict}`,
         });
         phase('agent');
-        void save();
         break;
       }
       case 'run.finished':
         phase('stopping');
         break;
+      default:
+        return emit({ type: 'worker.event', slot: worker.slot, story: worker.story, attempt: worker.attempt, event });
     }
+    // `star-loop status` reads the file: every change of phase is written at once.
+    void save();
     emit({ type: 'worker.event', slot: worker.slot, story: worker.story, attempt: worker.attempt, event });
   };
 
@@ -325,9 +350,15 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     state.stories[id] ??= newStory();
     const story = state.stories[id];
     const branch = storyBranch(state.branch, id);
-    const dir = worktreeDir(ctx.root, branch);
-    const continued = existsSync(dir);
-    if (!continued) {
+    // A new attempt gets a folder of its own: an earlier attempt's worktree that git would not remove stays.
+    const dir = worktreeDir(ctx.root, story.attempt > 1 ? `${branch}--attempt-${story.attempt}` : branch);
+    const exists = existsSync(dir);
+    const continued = exists && story.worktree === dir;
+    if (exists && !continued) {
+      // Left by an earlier fleet (a parked story, say): its commits stay on the branch; its run starts anew.
+      await archiveWorkerState(id, `earlier-${state.fleetId}`, dir);
+    }
+    if (!exists) {
       await mkdir(dirname(dir), { recursive: true });
       await ctx.git.addWorktree(dir, branch, (await ctx.git.head()) ?? 'HEAD');
     }
@@ -337,6 +368,17 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     const starDir = join(dir, '.star');
     await mkdir(starDir, { recursive: true });
     await writeFile(join(starDir, '.gitignore'), '# star-loop state: never committed\n*\n');
+    const setupDone = join(starDir, 'worktree-setup.done');
+    if (ctx.setup && !existsSync(setupDone)) {
+      const problem = await runSetup(ctx.setup, dir, join(paths.fleetDir, 'setup.log'), ctx.env);
+      if (problem) {
+        story.status = 'queued';
+        stopFleet('refused', `--worktree-setup failed in ${dir}: ${problem}`);
+        await save();
+        return;
+      }
+      await writeFile(setupDone, `${new Date().toISOString()}\n`);
+    }
     if (story.findings.length > 0) {
       // The next agent hears why the last attempt came back (`.star/hints.md` goes to its next prompt).
       await appendFile(
@@ -484,7 +526,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     if (active.size === 0 && ended.length === 0 && !(merging.length > 0 && canMerge())) {
       if (stopping || ready.length === 0) break;
     }
-    if (started > 0) backoff = ctx.idleBackoffMs ?? 1000;
+    if (started > 0) backoff = nextIdleWait(backoff, true, ctx.idleBackoffMs ?? 1000);
     // Wait for a worker to end, or re-read the queue after a backoff that grows while nothing can start.
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, backoff);
@@ -495,7 +537,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
       if (ended.length > 0 || (merging.length > 0 && canMerge())) nudge();
     });
     nudge = () => {};
-    if (started === 0 && ended.length === 0) backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    if (started === 0 && ended.length === 0) backoff = nextIdleWait(backoff, false, ctx.idleBackoffMs ?? 1000);
   }
   ctx.stopRequested.removeEventListener('abort', onGentle);
   ctx.signal.removeEventListener('abort', onNow);

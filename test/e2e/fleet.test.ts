@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -232,4 +232,159 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     expect(resumedStories).toHaveLength(2);
     for (const [, t] of resumedStories) expect(t.some((e) => e.event === 'died')).toBe(false);
   }, 90_000);
+
+  it('a gate that fails only after the merge sends the story back; the redo from the new integration HEAD is merged', async () => {
+    const countTest =
+      "import assert from 'node:assert/strict';\nimport { readdirSync } from 'node:fs';\nimport { test } from 'node:test';\n\ntest('src holds two modules', () => assert.equal(readdirSync('src').length, 2));\n";
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Subtract, and keep src small' },
+        { id: 'US-002', title: 'Multiply' },
+      ]),
+    });
+    const agent = await scriptedAgent(aux, {
+      stories: {
+        'US-001': {
+          repeat: {
+            ...implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2'),
+            write: { ...implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2').write, 'test/count.test.js': countTest },
+          },
+        },
+        // Passes alone; merged after US-001 it breaks US-001's test. The redo puts the module elsewhere.
+        'US-002': {
+          steps: [{ ...implement('multiply', '(a, b) => a * b', 'multiply(2, 3)', '6'), sleepMs: 3000 }],
+          repeat: {
+            write: {
+              'lib/multiply.js': 'export const multiply = (a, b) => a * b;\n',
+              'test/multiply.test.js': testFor('multiply', 'multiply(2, 3)', '6').replace('../src/', '../lib/'),
+            },
+            commit: 'multiply in lib',
+            claim: { complete: true },
+          },
+        },
+      },
+    });
+    const result = await runCli(repo, ['fleet', '--agent-cmd', agent.cmd]);
+    expect(result.exitCode).toBe(0);
+    const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
+    expect(report.mergeOrder.map((m) => `${m.story}:${m.attempt}`)).toEqual(['US-001:1', 'US-002:2']);
+    expect(report.timeline['US-002']?.map((e) => e.event)).toContain('failed-after-merge');
+    const hints = await readFile(join(repo, '.star/fleet/stories/US-002/attempt-2/hints/0001.md'), 'utf8');
+    expect(hints).toContain('after merging into work');
+    expect(hints).toContain('count.test.js');
+    // The integration branch never held the failing merge.
+    expect(existsSync(join(repo, 'src/multiply.js'))).toBe(false);
+    expect(existsSync(join(repo, 'lib/multiply.js'))).toBe(true);
+    const subjects = (await git(repo, 'log', '--first-parent', '--format=%s')).split('\n');
+    expect(subjects.filter((s) => s.startsWith('star-loop fleet: merge'))).toHaveLength(2);
+  });
+
+  it('prd.json written one story per line: the passes of two stories never conflict (the fleet owns passes)', async () => {
+    const line = (id: string, title: string) =>
+      JSON.stringify({ id, title, description: title, acceptanceCriteria: ['Tests pass'], priority: 1, passes: false, notes: '' });
+    const { repo, aux } = await calcRepo({
+      'prd.json': `{"project": "calc", "branchName": "work", "userStories": [\n${line('US-001', 'Subtract')},\n${line('US-002', 'Multiply')}\n]}\n`,
+    });
+    const agent = await scriptedAgent(aux, {
+      stories: {
+        'US-001': { repeat: implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2') },
+        'US-002': { repeat: implement('multiply', '(a, b) => a * b', 'multiply(2, 3)', '6') },
+      },
+    });
+    const result = await runCli(repo, ['fleet', '--agent-cmd', agent.cmd, '--json']);
+    expect(result.exitCode).toBe(0);
+    expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true });
+    const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
+    expect(report.mergeOrder.map((m) => m.attempt)).toEqual([1, 1]);
+    // Merged as they are, the two stories' branches would conflict in prd.json (adjacent lines).
+    const [one, two] = await Promise.all(report.mergeOrder.map((m) => git(repo, 'rev-parse', `${m.commit}^2`)));
+    const plain = await execa('git', ['merge-tree', '--write-tree', '--name-only', one ?? '', two ?? ''], { cwd: repo, reject: false });
+    expect(plain.exitCode).toBe(1);
+    expect(plain.stdout.split('\n')[1]).toBe('prd.json');
+    // --json: one fleet event per line, worker events wrapped.
+    const events = result.stdout.split('\n').map((l) => JSON.parse(l) as { type: string; event?: { type: string } });
+    expect(events[0]?.type).toBe('fleet.started');
+    expect(events.at(-1)?.type).toBe('fleet.finished');
+    expect(events.some((e) => e.type === 'worker.event' && e.event?.type === 'claim.verdict')).toBe(true);
+  });
+
+  it('a worker killed mid-iteration is replaced: its story continues in the same worktree and is merged', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]) });
+    const finisher = await scriptedAgent(aux, { repeat: implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2') });
+    // The first agent run leaves uncommitted work and hangs; the worker running it is killed.
+    const marker = join(aux, 'first-run');
+    const cmd = `if [ ! -f ${marker} ]; then touch ${marker}; echo begun > notes.txt; exec sleep 30; else ${finisher.cmd}; fi`;
+    const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', cmd], { cwd: repo, reject: false });
+    await waitFor(
+      async () => existsSync(marker) && ((await readFleet(repo).catch(() => undefined))?.running ?? []).some((w) => w.iteration && w.pid),
+    );
+    const [worker] = (await readFleet(repo)).running;
+    process.kill(worker?.pid ?? 0, 'SIGKILL');
+    const result = await fleet;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('US-001 attempt 1: died');
+    const report = await readJson<FleetReport & { stories: Array<{ deaths: number }> }>(join(repo, '.star/report.json'));
+    const events = report.timeline['US-001']?.map((e) => e.event) ?? [];
+    expect(events.slice(0, 3)).toEqual(['started', 'died', 'resumed']);
+    expect(events.slice(-2)).toEqual(['verified', 'merged']);
+    expect(report.stories[0]).toMatchObject({ status: 'merged', deaths: 1 });
+    // The killed iteration's uncommitted work was committed by the worker that continued, not lost.
+    expect(await readFile(join(repo, 'notes.txt'), 'utf8')).toBe('begun\n');
+    expect(await git(repo, 'log', '--format=%s')).toContain('uncommitted work left by an interrupted run');
+  }, 60_000);
+
+  it('stop pauses the fleet (exit 6) and resume finishes it; bad input is refused with the fix', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'Subtract' },
+        { id: 'US-002', title: 'Multiply' },
+      ]),
+    });
+    const plan = await runCli(repo, ['fleet', '--dry-run', '--workers', '3', '--agent-cmd', 'true']);
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain('ready now, in order: US-001, US-002');
+    expect(existsSync(join(repo, '.star'))).toBe(false);
+    expect((await runCli(repo, ['fleet', '--workers', '0', '--agent-cmd', 'true'])).stderr).toContain('--workers: expected a whole number');
+
+    const agent = await scriptedAgent(aux, {
+      stories: {
+        'US-001': {
+          steps: [{ sleepMs: 2500, append: { 'a.txt': 'a\n' }, commit: 'a' }],
+          repeat: implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2'),
+        },
+        'US-002': {
+          steps: [{ sleepMs: 2500, append: { 'b.txt': 'b\n' }, commit: 'b' }],
+          repeat: implement('multiply', '(a, b) => a * b', 'multiply(2, 3)', '6'),
+        },
+      },
+    });
+    const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', agent.cmd], { cwd: repo, reject: false });
+    await waitFor(async () => ((await readFleet(repo).catch(() => undefined))?.running ?? []).filter((w) => w.iteration).length === 2);
+    expect((await runCli(repo, ['stop'])).exitCode).toBe(0);
+    const stopped = await fleet;
+    expect(stopped.exitCode).toBe(6);
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; stories: { queued: string[] } };
+    expect(status.state).toBe('paused');
+    expect(status.stories.queued.sort()).toEqual(['US-001', 'US-002']);
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true });
+    // The first iteration of each story (finished before the stop) is in the result.
+    expect(existsSync(join(repo, 'a.txt')) && existsSync(join(repo, 'b.txt'))).toBe(true);
+  }, 60_000);
+
+  it('refuses a PRD without branchName (exit 2) and a prd.json that is not committed (exit 4)', async () => {
+    const noBranch = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace('"branchName": "work",', '') });
+    const missing = await runCli(noBranch.repo, ['fleet', '--agent-cmd', 'true']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('prd.json: branchName is missing');
+    expect(missing.stderr).toContain('fix: set "branchName" in prd.json');
+
+    const { repo } = await calcRepo();
+    await writeFile(join(repo, 'prd.json'), prdText([{ id: 'US-001', title: 'A' }]));
+    const dirty = await runCli(repo, ['fleet', '--agent-cmd', 'true']);
+    expect(dirty.exitCode).toBe(4);
+    expect(dirty.stderr).toContain('uncommitted change');
+    expect(await git(repo, 'status', '--porcelain')).toBe('?? prd.json');
+  });
 });
