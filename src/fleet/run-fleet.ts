@@ -477,7 +477,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     if (result.kind === 'blocked') {
       // Nothing merged, nothing wrong with the story: the fleet pauses and `resume` tries again.
       mergeBlocked = true;
-      stopFleet('error', result.detail);
+      stopFleet('refused', result.detail);
       return 'blocked';
     }
     merging.splice(merging.indexOf(id), 1);
