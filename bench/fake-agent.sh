@@ -3,12 +3,16 @@
 # stdin, appends a line and commits, and prints Claude Code's stream-json (init, one tool call, result).
 # BENCH_CLAIM=1: it also claims its story; as the verifier (STAR_ROLE=verifier) it accepts.
 # BENCH_PRINT_BYTES=N: it first prints N bytes of assistant messages (the peak-memory benchmark).
+# BENCH_SLEEP=S: as the implementer it first sleeps S seconds (a slow agent, for the fleet benchmark).
 cat > /dev/null
+if [ -n "$BENCH_SLEEP" ] && [ "$STAR_ROLE" != verifier ]; then sleep "$BENCH_SLEEP"; fi
+# A story's work goes to a file of its own, so stories run side by side (the fleet) do not conflict.
+work="bench-work${STAR_STORY_ID:+-$STAR_STORY_ID}.txt"
 if [ "$STAR_ROLE" = verifier ]; then
   printf '%s' '{"verdict":"accept","findings":[]}' > "$STAR_VERDICT_FILE"
 else
-  echo "step $$" >> bench-work.txt
-  git add bench-work.txt && git -c user.name=bench -c user.email=bench@example.invalid commit -q -m "bench step" --no-verify
+  echo "step $$" >> "$work"
+  git add "$work" && git -c user.name=bench -c user.email=bench@example.invalid commit -q -m "bench step" --no-verify
   if [ -n "$BENCH_CLAIM" ]; then printf '{"complete":true,"story":"%s"}' "$STAR_STORY_ID" > "$STAR_CLAIM_FILE"; fi
 fi
 printf '%s\n' '{"type":"system","subtype":"init","session_id":"bench","model":"bench-model","tools":["Bash"]}'

@@ -186,9 +186,11 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
   const archiveWorkerState = async (story: string, label: string, worktree: string) => {
     const from = join(worktree, '.star');
     if (!existsSync(from)) return;
-    const to = join(paths.fleetDir, 'stories', story.replace(/[^\w.-]+/g, '-'), label);
+    const base = join(paths.fleetDir, 'stories', story.replace(/[^\w.-]+/g, '-'), label);
+    // Never over an earlier archive (another fleet's attempt of the same story): a new name instead.
+    let to = base;
+    for (let n = 2; existsSync(to); n++) to = `${base}.${n}`;
     await mkdir(dirname(to), { recursive: true });
-    await rm(to, { recursive: true, force: true });
     await rename(from, to).catch(async () => {
       await cp(from, to, { recursive: true });
       await rm(from, { recursive: true, force: true });
@@ -359,8 +361,16 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
       await archiveWorkerState(id, `earlier-${state.fleetId}`, dir);
     }
     if (!exists) {
-      await mkdir(dirname(dir), { recursive: true });
-      await ctx.git.addWorktree(dir, branch, (await ctx.git.head()) ?? 'HEAD');
+      try {
+        await mkdir(dirname(dir), { recursive: true });
+        // A worktree folder someone removed by hand is still registered: git forgets it first.
+        await ctx.git.pruneWorktrees();
+        await ctx.git.addWorktree(dir, branch, (await ctx.git.head()) ?? 'HEAD');
+      } catch (error) {
+        await park(id, story, `could not make its worktree ${dir} on ${branch}: ${(error as Error).message.trim()}`);
+        await save();
+        return;
+      }
     }
     story.status = 'running';
     story.branch = branch;

@@ -352,6 +352,11 @@ export class Git {
     await this.raw(['merge', '--ff-only', '--quiet', commit]);
   }
 
+  /** Forgets worktrees whose folders are gone (`git worktree prune`: git's bookkeeping only, no files). */
+  async pruneWorktrees(): Promise<void> {
+    await this.raw(['worktree', 'prune']);
+  }
+
   /** Renames a branch of star-loop's own (a fleet story's branch set aside for a new attempt). */
   async renameBranch(from: string, to: string): Promise<void> {
     await this.raw(['branch', '--move', from, to]);
