@@ -136,8 +136,8 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
 
   program
     .command('schema')
-    .description('print the JSON Schema of prd | config | claim | verdict | events, for editors and scripts')
-    .argument('<name>', 'prd, config, claim, verdict or events')
+    .description('print the JSON Schema of prd | config | claim | verdict | events | fleet-events, for editors and scripts')
+    .argument('<name>', 'prd, config, claim, verdict, events or fleet-events')
     .action(async (name: string) => {
       const { schemaCommand } = await import('./commands/schema.js');
       setExit(await schemaCommand(name));

@@ -8,7 +8,7 @@ import { ExitCode, InputError, RefusedError } from '../errors.js';
 import { runFleetBaseline } from '../fleet/fleet-baseline.js';
 import type { FleetEvent } from '../fleet/fleet-events.js';
 import { renderFleetLine } from '../fleet/fleet-events.js';
-import { decideFleetStart, describeFleetPlan, newFleetState, workerPassArgs } from '../fleet/fleet-plan.js';
+import { buildFleetPlan, decideFleetStart, newFleetState, renderFleetPlan, workerPassArgs } from '../fleet/fleet-plan.js';
 import { buildFleetReport, renderFleetReportMarkdown } from '../fleet/fleet-report.js';
 import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../fleet/fleet-state-schema.js';
 import { runFleet } from '../fleet/run-fleet.js';
@@ -82,20 +82,19 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
   });
   const start = decideFleetStart({ previous, prd: prdRelative, branch: integration });
   if (options.dryRun) {
-    printLine(
-      describeFleetPlan({
-        prd: prd.prd,
-        prdRelative,
-        integration,
-        workers,
-        maxReturns,
-        workspace,
-        gates,
-        agent: adapter.name,
-        found: Boolean(executable),
-        start,
-      }),
-    );
+    const plan = buildFleetPlan({
+      prd: prd.prd,
+      prdRelative,
+      integration,
+      workers,
+      maxReturns,
+      workspace,
+      gates,
+      agent: adapter.name,
+      found: Boolean(executable),
+      start,
+    });
+    printLine(options.json ? JSON.stringify(plan) : renderFleetPlan(plan));
     return ExitCode.Complete;
   }
   if (!executable) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { configSchema } from '../config/config-schema.js';
 import { ExitCode, InputError } from '../errors.js';
+import { fleetEventSchema } from '../fleet/fleet-event-schema.js';
 import { loopEventSchema } from '../loop/event-schema.js';
 import { prdSchema } from '../prd/prd-schema.js';
 import { printLine } from '../report/terminal-output.js';
@@ -13,6 +14,7 @@ const SCHEMAS = {
   claim: [claimSchema, '.star/claim.json: the implementer agent’s completion claim', 'input'],
   verdict: [verdictSchema, '.star/verdict.json: the verifier agent’s verdict', 'input'],
   events: [loopEventSchema, 'one `--json` event (a line of stdout, or of .star/log.jsonl)', 'output'],
+  'fleet-events': [fleetEventSchema, 'one `star-loop fleet --json` event (a line of stdout, or of .star/fleet/log.jsonl)', 'output'],
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

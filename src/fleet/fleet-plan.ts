@@ -82,8 +82,23 @@ export function workerPassArgs(flags: RunFlags): string[] {
   return args;
 }
 
-/** `star-loop fleet --dry-run`: what would run, where, in what order. */
-export function describeFleetPlan(input: {
+/** `star-loop fleet --dry-run`: what would run, where, in what order (printed as text, or with --json as is). */
+export interface FleetPlan {
+  type: 'fleet-plan';
+  fleet: FleetStart['kind'];
+  prd: string;
+  branch: string;
+  workspace: string;
+  workers: number;
+  maxReturns: number;
+  agent: string;
+  agentFound: boolean;
+  gates: Array<{ name: string; command: string; source: string }>;
+  ready: string[];
+  waiting: Array<{ id: string; waitingFor: string[] }>;
+}
+
+export function buildFleetPlan(input: {
   prd: Prd;
   prdRelative: string;
   integration: string;
@@ -94,16 +109,32 @@ export function describeFleetPlan(input: {
   agent: string;
   found: boolean;
   start: FleetStart;
-}): string {
-  const ready = fleetReadyStories(input.prd, { stories: {} });
-  const blocked = blockedStories(input.prd);
+}): FleetPlan {
+  const passed = new Set(input.prd.userStories.filter((s) => s.passes).map((s) => s.id));
+  return {
+    type: 'fleet-plan',
+    fleet: input.start.kind,
+    prd: input.prdRelative,
+    branch: input.integration,
+    workspace: describeWorkspace(input.workspace),
+    workers: input.workers,
+    maxReturns: input.maxReturns,
+    agent: input.agent,
+    agentFound: input.found,
+    gates: input.gates.map(({ name, command, source }) => ({ name, command, source })),
+    ready: fleetReadyStories(input.prd, { stories: {} }),
+    waiting: blockedStories(input.prd).map((s) => ({ id: s.id, waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)) })),
+  };
+}
+
+export function renderFleetPlan(plan: FleetPlan): string {
   return [
-    `star-loop fleet plan (${input.start.kind === 'continue' ? 'continues the paused fleet' : 'a new fleet'})`,
-    `  PRD: ${input.prdRelative}; integration branch: ${input.integration} (${describeWorkspace(input.workspace)})`,
-    `  workers: ${input.workers}, each \`star-loop run --story ID\` in a worktree on ${input.integration}--<id>; a story is parked after ${input.maxReturns} returns`,
-    `  agent: ${input.agent}${input.found ? '' : ' (NOT FOUND on PATH)'}`,
-    `  gates (run by every worker, and on every merge before ${input.integration} moves): ${input.gates.map((g) => `${g.name} \`${g.command}\``).join(', ') || 'none found'}`,
-    `  ready now, in order: ${ready.join(', ') || 'none'}`,
-    ...(blocked.length ? [`  waiting: ${blocked.map((s) => `${s.id} (for ${(s.dependsOn ?? []).join(', ')})`).join('; ')}`] : []),
+    `star-loop fleet plan (${plan.fleet === 'continue' ? 'continues the paused fleet' : 'a new fleet'})`,
+    `  PRD: ${plan.prd}; integration branch: ${plan.branch} (${plan.workspace})`,
+    `  workers: ${plan.workers}, each \`star-loop run --story ID\` in a worktree on ${plan.branch}--<id>; a story is parked after ${plan.maxReturns} returns`,
+    `  agent: ${plan.agent}${plan.agentFound ? '' : ' (NOT FOUND on PATH)'}`,
+    `  gates (run by every worker, and on every merge before ${plan.branch} moves): ${plan.gates.map((g) => `${g.name} \`${g.command}\``).join(', ') || 'none found'}`,
+    `  ready now, in order: ${plan.ready.join(', ') || 'none'}`,
+    ...(plan.waiting.length ? [`  waiting: ${plan.waiting.map((s) => `${s.id} (for ${s.waitingFor.join(', ')})`).join('; ')}`] : []),
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText, testFor } from '../helpers/calc-repo.js';
@@ -163,6 +164,30 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     const parked = report.stories.find((s) => s.id === 'US-002');
     expect(parked?.status).toBe('parked');
     expect(parked?.worktree && existsSync(parked.worktree)).toBe(true);
+
+    // After a human's look, a new fleet takes the parked story up again on its branch, with a fresh run.
+    const fixed = await scriptedAgent(
+      aux,
+      {
+        stories: {
+          'US-002': {
+            repeat: { write: { 'src/broken.js': 'export const broken = () => 2;\n' }, commit: 'fix broken', claim: { complete: true } },
+          },
+        },
+      },
+      'fixed',
+    );
+    const retry = await runCli(repo, ['fleet', '--agent-cmd', fixed.cmd]);
+    expect(retry.exitCode).toBe(0);
+    expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true, 'US-003': true });
+    // The parked run's state was kept beside the new one's, not overwritten.
+    const kept = (await readdir(join(repo, '.star/fleet/stories/US-002'))).sort();
+    expect(kept).toHaveLength(2);
+    expect(kept[0]).toBe('attempt-1');
+    expect(kept[1]).toMatch(/^earlier-/);
+    const earlier = (await git(repo, 'log', '--format=%s', 'work')).split('\n');
+    expect(earlier).toContain('add broken');
+    expect(earlier).toContain('fix broken');
   });
 
   it('the budgets are the fleet’s: --max-iterations 3 with two workers is three iterations in all', async () => {
@@ -301,11 +326,15 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     const plain = await execa('git', ['merge-tree', '--write-tree', '--name-only', one ?? '', two ?? ''], { cwd: repo, reject: false });
     expect(plain.exitCode).toBe(1);
     expect(plain.stdout.split('\n')[1]).toBe('prd.json');
-    // --json: one fleet event per line, worker events wrapped.
+    // --json: one fleet event per line, worker events wrapped, each valid by `star-loop schema fleet-events`.
     const events = result.stdout.split('\n').map((l) => JSON.parse(l) as { type: string; event?: { type: string } });
     expect(events[0]?.type).toBe('fleet.started');
     expect(events.at(-1)?.type).toBe('fleet.finished');
     expect(events.some((e) => e.type === 'worker.event' && e.event?.type === 'claim.verdict')).toBe(true);
+    const schema = JSON.parse((await runCli(repo, ['schema', 'fleet-events'])).stdout) as object;
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+    for (const event of events) expect(validate(event), `${event.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    expect(validate({ type: 'worker.event', time: 'now', slot: 1, story: 'A', attempt: 1, event: { type: 'run.finished' } })).toBe(false);
   });
 
   it('a worker killed mid-iteration is replaced: its story continues in the same worktree and is merged', async () => {
@@ -343,6 +372,15 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     const plan = await runCli(repo, ['fleet', '--dry-run', '--workers', '3', '--agent-cmd', 'true']);
     expect(plan.exitCode).toBe(0);
     expect(plan.stdout).toContain('ready now, in order: US-001, US-002');
+    const planJson = JSON.parse((await runCli(repo, ['fleet', '--dry-run', '--json', '--agent-cmd', 'true'])).stdout) as object;
+    expect(planJson).toMatchObject({
+      type: 'fleet-plan',
+      fleet: 'new',
+      branch: 'work',
+      workers: 2,
+      ready: ['US-001', 'US-002'],
+      waiting: [],
+    });
     expect(existsSync(join(repo, '.star'))).toBe(false);
     expect((await runCli(repo, ['fleet', '--workers', '0', '--agent-cmd', 'true'])).stderr).toContain('--workers: expected a whole number');
 
