@@ -22,7 +22,7 @@ const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
 const verifier = process.env.STAR_ROLE === 'verifier';
 // `stories: { ID: script }` (fleet tests): each story has its own script and counters, whichever worker runs it.
 const storyId = process.env.STAR_STORY_ID;
-const own = storyId && scenario.stories?.[storyId];
+const own = storyId ? scenario.stories?.[storyId] : undefined;
 const base = own ?? scenario;
 const script = verifier ? (base.verifier ?? scenario.verifier ?? { repeat: { verdict: { verdict: 'accept', findings: [] } } }) : base;
 const counterFile = `${scenarioFile}${own ? `.${storyId}` : ''}${verifier ? '.verifier' : ''}.calls`;
