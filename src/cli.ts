@@ -188,7 +188,8 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
     .argument('[run-args...]', 'the arguments for `star-loop run`, after --')
     .option('--cron <expression>', 'when, as five cron fields, e.g. "0 1 * * *"')
     .option('--launchd', 'print a launchd plist instead of a crontab line')
-    .action(async (runArgs: string[], flags: { cron?: string; launchd?: boolean }) => {
+    .option('--fleet', 'schedule `star-loop fleet ARGS` instead of `run`')
+    .action(async (runArgs: string[], flags: { cron?: string; launchd?: boolean; fleet?: boolean }) => {
       const { scheduleCommand } = await import('./commands/schedule.js');
       setExit(await scheduleCommand(runArgs, flags));
     });

@@ -28,6 +28,7 @@ import { acquireLock } from '../state/run-lock.js';
 import type { StopReason } from '../state/run-state-schema.js';
 import { starPaths } from '../state/star-paths.js';
 import { readStateFile, writeState } from '../state/state-store.js';
+import { uncoveredCostBudget } from '../usage/check-budgets.js';
 
 export interface FleetFlags extends RunFlags {
   workers?: string;
@@ -67,6 +68,10 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
   const paths = starPaths(root);
   const prdRelative = relative(root, options.prdFile);
   const adapter = getAgentAdapter(options.agent);
+  const fallback = options.fallbackAgent ? getAgentAdapter(options.fallbackAgent) : undefined;
+  const uncovered = uncoveredCostBudget(options, [adapter, getAgentAdapter(options.verifierAgent), ...(fallback ? [fallback] : [])]);
+  if (uncovered)
+    throw new InputError(uncovered, 'also give --max-time (it bounds what cost cannot), or use an agent that reports its cost');
   const [gitState, gates, executable, previous] = await Promise.all([
     readGitState(git),
     discoverGates(root, options.gates),

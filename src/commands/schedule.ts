@@ -17,6 +17,8 @@ export interface Schedule {
   root: string;
   node: string;
   bin: string;
+  /** `run`, or `fleet` (--fleet): a paused one continues, either way. */
+  command: 'run' | 'fleet';
   args: string[];
   path: string;
   home: string;
@@ -25,7 +27,7 @@ export interface Schedule {
 /** A crontab line: absolute paths, PATH and HOME, output appended to .star/cron.log. */
 export function cronLine(cron: string, s: Schedule): string {
   if (cron.trim().split(/\s+/).length !== 5) throw new InputError(`--cron "${cron}": expected five fields, e.g. "0 1 * * *"`);
-  const command = [s.node, s.bin, 'run', ...s.args].map(shellQuote).join(' ');
+  const command = [s.node, s.bin, s.command, ...s.args].map(shellQuote).join(' ');
   return `${cron.trim()} cd ${shellQuote(s.root)} && mkdir -p .star && PATH=${shellQuote(s.path)} HOME=${shellQuote(s.home)} ${command} >> ${shellQuote(`${s.root}/.star/cron.log`)} 2>&1`;
 }
 
@@ -36,7 +38,7 @@ export function launchdPlist(cron: string, s: Schedule, label = 'dev.star-loop.r
     /^\d+$/.test(minute ?? '') ? `      <key>Minute</key><integer>${minute}</integer>` : '',
     /^\d+$/.test(hour ?? '') ? `      <key>Hour</key><integer>${hour}</integer>` : '',
   ].filter(Boolean);
-  const args = [s.node, s.bin, 'run', ...s.args].map((a) => `    <string>${xml(a)}</string>`).join('\n');
+  const args = [s.node, s.bin, s.command, ...s.args].map((a) => `    <string>${xml(a)}</string>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0">
@@ -63,10 +65,10 @@ ${interval.join('\n')}
 }
 
 /**
- * `star-loop schedule --cron "0 1 * * *" [--launchd] -- <run arguments>`: prints what to install. The same
- * `run` command continues a paused run, so each night picks up where the last one stopped.
+ * `star-loop schedule --cron "0 1 * * *" [--launchd] [--fleet] -- <run arguments>`: prints what to install.
+ * The same `run` (or `fleet`) command continues a paused one, so each night picks up where the last stopped.
  */
-export async function scheduleCommand(runArgs: string[], flags: { cron?: string; launchd?: boolean }): Promise<ExitCode> {
+export async function scheduleCommand(runArgs: string[], flags: { cron?: string; launchd?: boolean; fleet?: boolean }): Promise<ExitCode> {
   const root = await Git.topLevel(process.cwd());
   if (!root) throw new InputError(`${process.cwd()} is not inside a git repository`, 'run it in the repository the loop should work on');
   if (!flags.cron)
@@ -75,6 +77,7 @@ export async function scheduleCommand(runArgs: string[], flags: { cron?: string;
     root,
     node: process.execPath,
     bin: BIN,
+    command: flags.fleet ? 'fleet' : 'run',
     args: runArgs,
     path: process.env.PATH ?? '/usr/bin:/bin',
     home: process.env.HOME ?? root,

@@ -411,7 +411,7 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     expect(existsSync(join(repo, 'a.txt')) && existsSync(join(repo, 'b.txt'))).toBe(true);
   }, 60_000);
 
-  it('refuses a PRD without branchName (exit 2) and a prd.json that is not committed (exit 4)', async () => {
+  it('refuses a PRD without branchName and a cost budget it cannot measure (exit 2), and a prd.json that is not committed (exit 4)', async () => {
     const noBranch = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace('"branchName": "work",', '') });
     const missing = await runCli(noBranch.repo, ['fleet', '--agent-cmd', 'true']);
     expect(missing.exitCode).toBe(2);
@@ -420,6 +420,9 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
 
     const { repo } = await calcRepo();
     await writeFile(join(repo, 'prd.json'), prdText([{ id: 'US-001', title: 'A' }]));
+    const blindBudget = await runCli(repo, ['fleet', '--agent-cmd', 'true', '--max-cost', '5']);
+    expect(blindBudget.exitCode).toBe(2);
+    expect(blindBudget.stderr).toContain('--max-cost could never stop the run');
     const dirty = await runCli(repo, ['fleet', '--agent-cmd', 'true']);
     expect(dirty.exitCode).toBe(4);
     expect(dirty.stderr).toContain('uncommitted change');

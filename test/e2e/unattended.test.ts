@@ -29,6 +29,13 @@ describe('unattended runs: cron, launchd, on-finish', () => {
     expect(await readFile(join(repo, '.star/cron.log'), 'utf8')).toContain('star-loop: complete');
   });
 
+  it('--fleet schedules `star-loop fleet ARGS` instead of `run`', async () => {
+    const { repo } = await calcRepo();
+    const printed = await runCli(repo, ['schedule', '--cron', '0 1 * * *', '--fleet', '--', '--workers', '3']);
+    expect(printed.exitCode).toBe(0);
+    expect(printed.stdout.split('\n')[0]).toMatch(/star-loop\.js fleet --workers 3 >> /);
+  });
+
   it('--launchd prints a plist with absolute paths and the calendar interval', async () => {
     const { repo } = await calcRepo();
     const plist = await runCli(repo, ['schedule', '--cron', '30 2 * * *', '--launchd', '--', '--prd', 'prd.json']);
