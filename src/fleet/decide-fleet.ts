@@ -44,6 +44,8 @@ export interface PermitInput {
   spent: FleetState['spent'];
   /** Workers in an iteration whose verifier has not run yet: each may still need one verifier run. */
   unverified: number;
+  /** Other workers in an iteration: each is assumed to cost as much as the dearest iteration so far. */
+  inflight: number;
   verify: boolean;
   activeMs: number;
 }
@@ -51,7 +53,8 @@ export interface PermitInput {
 /**
  * Before a worker's iteration (pure): the fleet's budgets are shared, so the same rules as a single loop's
  * (src/loop/decide-next-step.ts) apply to the sum of every worker's runs, with one verifier run kept back
- * for each iteration under way.
+ * for each iteration under way, and the cost and tokens of the iterations under way counted as the dearest
+ * so far.
  */
 export function decidePermit(input: PermitInput): PermitAnswer {
   const deny = (denial: FleetDenial): PermitAnswer => ({ type: 'permit', granted: false, ...denial });
@@ -68,7 +71,12 @@ export function decidePermit(input: PermitInput): PermitAnswer {
   if (limits.maxTimeMs !== undefined && input.activeMs >= limits.maxTimeMs) {
     return deny({ reason: 'max-time', detail: 'the fleet reached --max-time' });
   }
-  const budget = checkBudgetTotals(limits, spent, { costUsd: spent.dearestCostUsd, tokens: spent.dearestTokens });
+  const committed = {
+    costUsd: spent.costUsd + input.inflight * spent.dearestCostUsd,
+    tokens: spent.tokens + input.inflight * spent.dearestTokens,
+    unknownCostRuns: spent.unknownCostRuns,
+  };
+  const budget = checkBudgetTotals(limits, committed, { costUsd: spent.dearestCostUsd, tokens: spent.dearestTokens });
   if (budget) return deny({ reason: budget.reason, detail: `the fleet: ${budget.detail}` });
   return { type: 'permit', granted: true };
 }

@@ -37,6 +37,9 @@ export const fleetStorySchema = z.object({
   /** Agent runs that reported no cost (and had no price): the cost is then a floor. */
   unknownCostRuns: z.number().default(0),
   tokens: z.number().default(0),
+  /** What the current attempt's worker run has spent: its own budget check counts it (see run-fleet.ts). */
+  runCostUsd: z.number().default(0),
+  runTokens: z.number().default(0),
 });
 export type FleetStory = z.infer<typeof fleetStorySchema>;
 

@@ -99,6 +99,8 @@ function newStory(): FleetStory {
     costUsd: 0,
     unknownCostRuns: 0,
     tokens: 0,
+    runCostUsd: 0,
+    runTokens: 0,
   };
 }
 
@@ -326,6 +328,8 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
           story.costUsd += usage.costUsd;
           story.unknownCostRuns += usage.unknownCostRuns;
           story.tokens += usage.tokens;
+          story.runCostUsd += usage.costUsd;
+          story.runTokens += usage.tokens;
         }
         log({
           story: worker.story,
@@ -356,6 +360,10 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     const dir = worktreeDir(ctx.root, story.attempt > 1 ? `${branch}--attempt-${story.attempt}` : branch);
     const exists = existsSync(dir);
     const continued = exists && story.worktree === dir;
+    if (!continued) {
+      story.runCostUsd = 0;
+      story.runTokens = 0;
+    }
     if (exists && !continued) {
       // Left by an earlier fleet (a parked story, say): its commits stay on the branch; its run starts anew.
       await archiveWorkerState(id, `earlier-${state.fleetId}`, dir);
@@ -413,11 +421,16 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
       branch,
       prdFile: join(dir, state.prd),
       passArgs: ctx.passArgs,
+      // The permits keep iterations and time exact across workers, so the worker gets the fleet's whole
+      // limits for those (its own count is part of the fleet's). Cost and tokens: what the fleet has left,
+      // plus what this story's run already spent (the worker counts its own run's spending against it),
+      // which is also what caps a single agent run (Claude Code's --max-budget-usd).
       budgets: {
-        maxIterations: Math.max(1, limits.maxIterations - used),
-        maxTimeMs: limits.maxTimeMs !== undefined ? Math.max(1, limits.maxTimeMs - activeMs()) : undefined,
-        maxCostUsd: limits.maxCostUsd !== undefined ? Math.max(0.000001, limits.maxCostUsd - state.spent.costUsd) : undefined,
-        maxTokens: limits.maxTokens !== undefined ? Math.max(1, limits.maxTokens - state.spent.tokens) : undefined,
+        maxIterations: limits.maxIterations,
+        maxTimeMs: limits.maxTimeMs,
+        maxCostUsd:
+          limits.maxCostUsd !== undefined ? Math.max(0.000001, limits.maxCostUsd - state.spent.costUsd + story.runCostUsd) : undefined,
+        maxTokens: limits.maxTokens !== undefined ? Math.max(1, limits.maxTokens - state.spent.tokens + story.runTokens) : undefined,
       },
       logFile,
       env: ctx.env,
@@ -432,12 +445,14 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
       },
       onEvent: (event) => onWorkerEvent(worker, event),
       onPermit: () => {
-        const unverified = [...active.values()].filter((w) => w !== worker && w.inIteration && !w.verifierStarted).length;
+        const others = [...active.values()].filter((w) => w !== worker && w.inIteration);
+        const unverified = others.filter((w) => !w.verifierStarted).length;
         const answer = decidePermit({
           stopping: stopping ? ({ reason: 'stopped', detail: stopping.detail } satisfies FleetDenial) : undefined,
           limits,
           spent: state.spent,
           unverified,
+          inflight: others.length,
           verify: options.verify !== 'off',
           activeMs: activeMs(),
         });

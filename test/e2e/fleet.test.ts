@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText, testFor } from '../helpers/calc-repo.js';
 import { git } from '../helpers/gitdir.js';
 import { processAlive } from '../helpers/process-alive.js';
-import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { BIN, fakeClaude, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 
 interface FleetReport {
   kind: string;
@@ -214,6 +214,25 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     expect((await agent.calls()).filter((c) => c.role === 'implementer')).toHaveLength(3);
     expect((await readFleet(repo)).spent.iterations).toBe(3);
     expect((await readJson<FleetReport>(join(repo, '.star/report.json'))).stopReason).toBe('max-iterations');
+  });
+
+  it('--max-cost is the fleet’s: iterations under way count, so two workers stay within it (exit 3)', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'One' },
+        { id: 'US-002', title: 'Two' },
+      ]),
+    });
+    // Claude Code's stream-json, $0.50 an iteration, work that never finishes.
+    const agent = await scriptedAgent(aux, {
+      format: 'claude-stream-json',
+      repeat: { append: { 'notes-{{call}}.txt': 'step\n' }, commit: 'step {{call}}', final: 'Still working.', costUsd: 0.5, sleepMs: 300 },
+    });
+    const result = await runCli(repo, ['fleet', '--max-cost', '1.6', '--stall-after', '10'], { PATH: await fakeClaude(aux, agent.file) });
+    expect(result.exitCode).toBe(3);
+    const fleet = await readJson<{ spent: { costUsd: number; iterations: number } }>(join(repo, '.star/fleet.json'));
+    expect(fleet.spent).toMatchObject({ costUsd: 1.5, iterations: 3 });
+    expect((await readJson<FleetReport>(join(repo, '.star/report.json'))).stopReason).toBe('max-cost');
   });
 
   it('kill -9 of the fleet, then resume: the workers stop after their iteration, and the fleet finishes with nothing lost', async () => {

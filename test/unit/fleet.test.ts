@@ -32,6 +32,8 @@ const entry = (status: FleetStory['status'], extra: Partial<FleetStory> = {}): F
   costUsd: 0,
   unknownCostRuns: 0,
   tokens: 0,
+  runCostUsd: 0,
+  runTokens: 0,
   ...extra,
 });
 
@@ -59,6 +61,7 @@ describe('shared budgets: the permit before each worker iteration', () => {
     limits: { maxIterations: 10 },
     spent: { iterations: 0, verifierRuns: 0, costUsd: 0, tokens: 0, unknownCostRuns: 0, dearestCostUsd: 0, dearestTokens: 0 },
     unverified: 0,
+    inflight: 0,
     verify: true,
     activeMs: 0,
   };
@@ -89,6 +92,18 @@ describe('shared budgets: the permit before each worker iteration', () => {
       'max-cost',
     ],
     ['tokens', { ...base, limits: { maxIterations: 10, maxTokens: 100 }, spent: spent({ tokens: 100 }) }, false, 'max-tokens'],
+    [
+      'cost: iterations under way count as the dearest so far',
+      { ...base, limits: { maxIterations: 10, maxCostUsd: 1.6 }, spent: spent({ costUsd: 1, dearestCostUsd: 0.5 }), inflight: 1 },
+      false,
+      'max-cost',
+    ],
+    [
+      '…and with none under way the same iteration fits',
+      { ...base, limits: { maxIterations: 10, maxCostUsd: 1.6 }, spent: spent({ costUsd: 1, dearestCostUsd: 0.5 }) },
+      true,
+      undefined,
+    ],
   ])('%s', (_name, input, granted, reason) => {
     const answer = decidePermit(input);
     expect(answer.granted).toBe(granted);
