@@ -10,6 +10,11 @@ export type FleetDenial = {
 export interface PermitRequest {
   type: 'permit';
   story?: string;
+  /**
+   * Iterations this worker process was granted before: each has finished, and its `iteration.finished`
+   * event is on stdout. The channel may overtake stdout, so the fleet answers only once it has read them.
+   */
+  after: number;
 }
 export type PermitAnswer = { type: 'permit'; granted: true } | ({ type: 'permit'; granted: false } & FleetDenial);
 
@@ -29,6 +34,7 @@ export function fleetPermit(onGone: () => void): ((story?: string) => Promise<Fl
   // The channel must not keep the worker alive once its run is over.
   process.channel?.unref();
   process.once('disconnect', onGone);
+  let granted = 0;
   return (story) =>
     new Promise((resolve) => {
       if (!process.connected) return resolve(gone);
@@ -41,12 +47,13 @@ export function fleetPermit(onGone: () => void): ((story?: string) => Promise<Fl
       const onMessage = (message: unknown) => {
         const answer = message as Partial<PermitAnswer> | undefined;
         if (answer?.type !== 'permit') return;
+        if (answer.granted) granted += 1;
         done(answer.granted ? undefined : { reason: (answer as FleetDenial).reason, detail: (answer as FleetDenial).detail });
       };
       const onDisconnect = () => done(gone);
       process.on('message', onMessage);
       process.once('disconnect', onDisconnect);
       process.channel?.ref();
-      send({ type: 'permit', story } satisfies PermitRequest);
+      send({ type: 'permit', story, after: granted } satisfies PermitRequest);
     });
 }

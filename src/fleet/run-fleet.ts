@@ -28,7 +28,7 @@ import {
   type WorkerOutcome,
 } from './decide-fleet.js';
 import type { FleetEvent } from './fleet-events.js';
-import type { FleetDenial } from './fleet-permit.js';
+import type { FleetDenial, PermitAnswer } from './fleet-permit.js';
 import type { FleetState, FleetStory, TimelineEntry } from './fleet-state-schema.js';
 import { mergeStory } from './merge-story.js';
 import { runWorker, type WorkerExit } from './run-worker.js';
@@ -64,6 +64,10 @@ interface Active {
   pid?: number;
   inIteration: boolean;
   verifierStarted: boolean;
+  /** `iteration.finished` events read from this worker process. */
+  finishedIterations: number;
+  /** A permit request waiting for those events. */
+  pendingPermit?: () => void;
   signalled?: NodeJS.Signals;
 }
 
@@ -349,6 +353,12 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     }
     // `star-loop status` reads the file: every change of phase is written at once.
     void save();
+    if (event.type === 'iteration.finished') {
+      worker.finishedIterations += 1;
+      const pending = worker.pendingPermit;
+      worker.pendingPermit = undefined;
+      pending?.();
+    }
     emit({ type: 'worker.event', slot: worker.slot, story: worker.story, attempt: worker.attempt, event });
   };
 
@@ -405,16 +415,36 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
       );
       story.findings = [];
     }
-    const worker: Active = { slot, story: id, attempt: story.attempt, inIteration: false, verifierStarted: false };
+    const worker: Active = { slot, story: id, attempt: story.attempt, inIteration: false, verifierStarted: false, finishedIterations: 0 };
     active.set(slot, worker);
     state.running.push({ slot, story: id, attempt: story.attempt, startedAt: at(), phase: 'starting', phaseAt: at() });
     log({ story: id, attempt: story.attempt, slot, event: continued ? 'resumed' : 'started', detail: branch });
     emit({ type: 'worker.started', slot, story: id, attempt: story.attempt, branch, worktree: dir, continued });
-    const used = state.spent.iterations + state.spent.verifierRuns;
     const limits = state.limits;
     const logFile = join(paths.fleetDir, 'workers', `${id.replace(/[^\w.-]+/g, '-')}-attempt-${story.attempt}.log`);
     await mkdir(dirname(logFile), { recursive: true });
     await save();
+    const permit = (): PermitAnswer => {
+      const others = [...active.values()].filter((w) => w !== worker && w.inIteration);
+      const unverified = others.filter((w) => !w.verifierStarted).length;
+      const answer = decidePermit({
+        stopping: stopping ? ({ reason: 'stopped', detail: stopping.detail } satisfies FleetDenial) : undefined,
+        limits,
+        spent: state.spent,
+        unverified,
+        inflight: others.length,
+        verify: options.verify !== 'off',
+        activeMs: activeMs(),
+      });
+      if (answer.granted) {
+        state.spent.iterations += 1;
+        // Under way from now on, for the next permit of any worker (its own event may come later).
+        worker.inIteration = true;
+        worker.verifierStarted = false;
+      } else if (answer.reason !== 'stopped') stopFleet(answer.reason, answer.detail);
+      void save();
+      return answer;
+    };
     runWorker({
       story: id,
       worktree: dir,
@@ -444,22 +474,10 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
         else if (stopping) signalProcess(pid, 'SIGINT');
       },
       onEvent: (event) => onWorkerEvent(worker, event),
-      onPermit: () => {
-        const others = [...active.values()].filter((w) => w !== worker && w.inIteration);
-        const unverified = others.filter((w) => !w.verifierStarted).length;
-        const answer = decidePermit({
-          stopping: stopping ? ({ reason: 'stopped', detail: stopping.detail } satisfies FleetDenial) : undefined,
-          limits,
-          spent: state.spent,
-          unverified,
-          inflight: others.length,
-          verify: options.verify !== 'off',
-          activeMs: activeMs(),
-        });
-        if (answer.granted) state.spent.iterations += 1;
-        else if (answer.reason !== 'stopped') stopFleet(answer.reason, answer.detail);
-        void save();
-        return answer;
+      onPermit: (request, answer) => {
+        // Its last iteration's events may still be in the pipe: answer once they are read.
+        if (worker.finishedIterations < request.after) worker.pendingPermit = () => answer(permit());
+        else answer(permit());
       },
     }).then(
       (exit) => {

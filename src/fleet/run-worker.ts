@@ -18,7 +18,8 @@ export interface WorkerSpec {
   env: NodeJS.ProcessEnv;
   onSpawn: (pid: number) => void;
   onEvent: (event: LoopEventWithTime) => void;
-  onPermit: (request: PermitRequest) => PermitAnswer;
+  /** A permit request; `answer` may be called later (the fleet waits for the worker's events first). */
+  onPermit: (request: PermitRequest, answer: (permit: PermitAnswer) => void) => void;
 }
 
 export interface WorkerExit {
@@ -85,7 +86,7 @@ export async function runWorker(spec: WorkerSpec): Promise<WorkerExit> {
       spec.onEvent(event);
     },
     ipc: (message, reply) => {
-      if ((message as Partial<PermitRequest>)?.type === 'permit') reply(spec.onPermit(message as PermitRequest));
+      if ((message as Partial<PermitRequest>)?.type === 'permit') spec.onPermit(message as PermitRequest, reply);
     },
   });
   const stderrTail = result.tail
