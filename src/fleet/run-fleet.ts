@@ -233,7 +233,10 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     if (next === 'park') return park(id, story, `returned ${story.returns} times by the merge serializer; last: ${detail}`);
     await retireWorktree(id, story);
     if (story.branch) {
-      const aside = setAsideBranch(state.branch, id, story.attempt);
+      // An earlier fleet may have set aside an attempt of the same number: never over it.
+      const base = setAsideBranch(state.branch, id, story.attempt);
+      let aside = base;
+      for (let n = 2; await ctx.git.branchExists(aside); n++) aside = `${base}.${n}`;
       await ctx.git.renameBranch(story.branch, aside);
       story.setAside.push(aside);
     }
