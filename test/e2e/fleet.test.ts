@@ -430,6 +430,27 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     expect(existsSync(join(repo, 'a.txt')) && existsSync(join(repo, 'b.txt'))).toBe(true);
   }, 60_000);
 
+  it('stop --now ends every worker’s agent at once; the fleet pauses (exit 6)', async () => {
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([
+        { id: 'US-001', title: 'One' },
+        { id: 'US-002', title: 'Two' },
+      ]),
+    });
+    const pids = join(aux, 'pids');
+    const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', `echo $$ >> ${pids}; exec sleep 60`], { cwd: repo, reject: false });
+    await waitFor(async () => (await readFile(pids, 'utf8').catch(() => '')).trim().split('\n').length === 2);
+    const started = Date.now();
+    expect((await runCli(repo, ['stop', '--now'])).exitCode).toBe(0);
+    const stopped = await fleet;
+    expect(stopped.exitCode).toBe(6);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const agents = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
+    await waitFor(async () => agents.every((pid) => !processAlive(pid)), 10_000);
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; workers: unknown[] };
+    expect(status).toMatchObject({ state: 'paused', workers: [] });
+  }, 60_000);
+
   it('refuses a PRD without branchName and a cost budget it cannot measure (exit 2), and a prd.json that is not committed (exit 4)', async () => {
     const noBranch = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace('"branchName": "work",', '') });
     const missing = await runCli(noBranch.repo, ['fleet', '--agent-cmd', 'true']);
