@@ -109,23 +109,38 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
     );
   }
   if (!gitState.head) throw new RefusedError('the repository has no commits yet', 'make a first commit, then run again');
-  await applyWorkspace(workspace, git, { ...options, worktree: false });
-  if ((await git.showFile('HEAD', prdRelative)) === undefined) {
-    throw new RefusedError(
-      `${prdRelative} is not committed on ${integration}: every worker's worktree is made from that branch`,
-      `git add ${prdRelative} && git commit -m "add the PRD", then run again`,
-    );
-  }
 
+  // The lock first: a second fleet (or run) here must be refused before anything changes, the branch included.
   await mkdir(paths.fleetDir, { recursive: true });
+  await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
   const lockWarnings: string[] = [];
   const releaseLock = await acquireLock(paths.lock, (message) => lockWarnings.push(message));
   try {
-    await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
+    if (workspace.kind === 'refuse' && workspace.why === 'dirty') {
+      // The fleet merges into this checkout: --worktree and --allow-dirty are not its options.
+      throw new RefusedError(
+        workspace.message,
+        'commit them first (`git add -A && git commit -m "wip"`): the fleet merges into this checkout',
+      );
+    }
+    await applyWorkspace(workspace, git, { ...options, worktree: false });
+    if ((await git.showFile('HEAD', prdRelative)) === undefined) {
+      throw new RefusedError(
+        `${prdRelative} is not committed on ${integration}: every worker's worktree is made from that branch`,
+        `git add ${prdRelative} && git commit -m "add the PRD", then run again`,
+      );
+    }
     const state =
       start.kind === 'continue' && previous ? previous : newFleetState({ prd: prdRelative, branch: integration, workers, options });
     state.status = 'running';
     state.workers = workers;
+    // This invocation's limits (a paused fleet continued with a larger budget gets it).
+    state.limits = {
+      maxIterations: options.maxIterations,
+      maxTimeMs: options.maxTimeMs,
+      maxCostUsd: options.maxCostUsd,
+      maxTokens: options.maxTokens,
+    };
     state.stopReason = undefined;
     state.stopDetail = undefined;
     state.exitCode = undefined;

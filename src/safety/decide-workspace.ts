@@ -4,7 +4,7 @@ import type { RunOptions } from '../config/run-options.js';
 import type { GitState } from '../recon/read-git-state.js';
 
 export type WorkspacePlan =
-  | { kind: 'refuse'; message: string; hint: string }
+  | { kind: 'refuse'; why: 'default-branch' | 'checked-out' | 'detached' | 'dirty'; message: string; hint: string }
   | { kind: 'here'; branch: string; action: 'stay' | 'switch' | 'create'; base?: string }
   | { kind: 'worktree'; branch: string; dir: string; action: 'reuse' | 'create'; base: string };
 
@@ -39,6 +39,7 @@ export function decideWorkspace(input: {
     if (branch === def && !options.allowDefaultBranch) {
       return {
         kind: 'refuse',
+        why: 'default-branch',
         message: `the loop's branch "${branch}" is the default branch`,
         hint: 'choose another with --branch NAME (or --allow-default-branch)',
       };
@@ -46,6 +47,7 @@ export function decideWorkspace(input: {
     if (branch === git.branch) {
       return {
         kind: 'refuse',
+        why: 'checked-out',
         message: `"${branch}" is checked out here, so it cannot have a worktree of its own`,
         hint: `run without --worktree, or use --branch ${branch}-loop`,
       };
@@ -60,11 +62,17 @@ export function decideWorkspace(input: {
   }
   const branch = target ?? git.branch;
   if (!branch) {
-    return { kind: 'refuse', message: 'HEAD is detached: the loop needs a branch to commit on', hint: 'git switch -c star-loop/work' };
+    return {
+      kind: 'refuse',
+      why: 'detached',
+      message: 'HEAD is detached: the loop needs a branch to commit on',
+      hint: 'git switch -c star-loop/work',
+    };
   }
   if (branch === def && !options.allowDefaultBranch) {
     return {
       kind: 'refuse',
+      why: 'default-branch',
       message: `refusing to run on the default branch "${branch}": the agent's commits would land there`,
       hint: target
         ? 'set another branchName in prd.json or pass --branch NAME (or --allow-default-branch)'
@@ -78,6 +86,7 @@ export function decideWorkspace(input: {
       .join(', ');
     return {
       kind: 'refuse',
+      why: 'dirty',
       message: `the work tree has ${git.changes.length} uncommitted change(s) (${names}${git.changes.length > 3 ? ', …' : ''}): they would be mixed into the agent's work`,
       hint: 'git add -A && git commit -m "wip"   (or --worktree to leave them alone, or --allow-dirty)',
     };

@@ -466,6 +466,7 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     const dirty = await runCli(repo, ['fleet', '--agent-cmd', 'true']);
     expect(dirty.exitCode).toBe(4);
     expect(dirty.stderr).toContain('uncommitted change');
+    expect(dirty.stderr).toContain('the fleet merges into this checkout');
     expect(await git(repo, 'status', '--porcelain')).toBe('?? prd.json');
   });
 });
