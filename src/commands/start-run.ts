@@ -62,15 +62,26 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
     );
   }
 
-  const { options, git, branch, worktree } = await applyWorkspace(workspace, userGit, reconOptions);
+  const lockWarnings: string[] = [];
+  const takeLock = async (root: string) => {
+    const at = starPaths(root);
+    await mkdir(at.runs, { recursive: true });
+    // star-loop's state never shows up as a change in the user's repository.
+    await writeFile(at.gitignore, '# star-loop state: never committed\n*\n');
+    return acquireLock(at.lock, (message) => lockWarnings.push(message));
+  };
+  // In the user's checkout the lock comes first: a second run here is refused before any branch changes.
+  // (A --worktree run's lock is in its worktree, which applyWorkspace makes.)
+  const early = workspace.kind === 'here' ? await takeLock(reconOptions.root) : undefined;
+  const applied = await applyWorkspace(workspace, userGit, reconOptions).catch(async (error: unknown) => {
+    await early?.();
+    throw error;
+  });
+  const { options, git, branch, worktree } = applied;
   git.keepAlive();
   const paths = starPaths(options.root);
-  await mkdir(paths.runs, { recursive: true });
-  const lockWarnings: string[] = [];
-  const releaseLock = await acquireLock(paths.lock, (message) => lockWarnings.push(message));
+  const releaseLock = early ?? (await takeLock(options.root));
   try {
-    // star-loop's state never shows up as a change in the user's repository.
-    await writeFile(paths.gitignore, '# star-loop state: never committed\n*\n');
     let env: NodeJS.ProcessEnv = process.env;
     if (!options.allowPush) {
       const hooks = join(paths.dir, 'hooks');

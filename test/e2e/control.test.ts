@@ -29,6 +29,21 @@ describe('one loop per repository, status, hints', () => {
     const second = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd]);
     expect(second.exitCode).toBe(4);
     expect(second.stderr).toContain(`another star-loop is running in this repository (PID ${first.pid}`);
+    // Refused before anything changed: a run for another branch does not switch the running one's checkout.
+    const elsewhere = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--branch',
+      'elsewhere',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      slow.cmd,
+    ]);
+    expect(elsewhere.exitCode).toBe(4);
+    expect(await git(repo, 'branch', '--show-current')).toBe('work');
+    expect(await git(repo, 'branch', '--list', 'elsewhere')).toBe('');
 
     const status = await runCli(repo, ['status', '--json']);
     expect(status.exitCode).toBe(0);
