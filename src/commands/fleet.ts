@@ -19,6 +19,7 @@ import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
 import { discoverGates } from '../recon/discover-gates.js';
 import { readGitState } from '../recon/read-git-state.js';
+import { fleetAnnotations } from '../report/github.js';
 import { printLine } from '../report/terminal-output.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';
 import { decideWorkspace } from '../safety/decide-workspace.js';
@@ -232,6 +233,7 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
     await writeFileAtomic(paths.reportJson, `${JSON.stringify(report, null, 2)}\n`);
     await writeFileAtomic(paths.reportMd, markdown);
     if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+    if (process.env.GITHUB_ACTIONS === 'true' && !options.json) for (const line of fleetAnnotations(report)) printLine(line);
     const storyIds = (status: string) => report.stories.filter((s) => s.status === status).map((s) => s.id);
     emit({
       type: 'fleet.finished',

@@ -1,3 +1,4 @@
+import type { FleetReport } from '../fleet/fleet-report.js';
 import type { Finding } from '../verify/finding.js';
 import type { Report } from './build-report.js';
 
@@ -40,6 +41,24 @@ export function githubAnnotations(report: Report): string[] {
       annotation(
         report.exitCode === 5 ? 'error' : 'warning',
         `star-loop: ${report.stopReason}`,
+        `${report.detail} (exit ${report.exitCode})`,
+      ),
+    );
+  }
+  return lines;
+}
+
+/** A fleet as annotations (pure): stories parked or sent back as warnings, a fleet that did not complete too. */
+export function fleetAnnotations(report: FleetReport): string[] {
+  const lines: string[] = [];
+  for (const s of report.stories.filter((story) => story.status === 'parked')) {
+    lines.push(annotation('warning', `star-loop fleet parked ${s.id}`, `${s.detail ?? 'parked'}; see .star/pending_for_human.md`));
+  }
+  if (report.stopReason !== 'complete') {
+    lines.push(
+      annotation(
+        report.exitCode === 5 ? 'error' : 'warning',
+        `star-loop fleet: ${report.stopReason}`,
         `${report.detail} (exit ${report.exitCode})`,
       ),
     );

@@ -148,9 +148,18 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
         'US-003': { repeat: implement('multiply', '(a, b) => a * b', 'multiply(2, 3)', '6') },
       },
     });
-    const result = await runCli(repo, ['fleet', '--workers', '2', '--park-after', '2', '--agent-cmd', agent.cmd]);
+    // As a GitHub Actions step: the report joins the job summary, parked stories become annotations.
+    const summary = join(aux, 'summary.md');
+    const result = await runCli(repo, ['fleet', '--workers', '2', '--park-after', '2', '--agent-cmd', agent.cmd], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    });
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toContain('US-002 parked for a human');
+    expect(result.stdout).toContain('::warning title=star-loop fleet parked US-002::');
+    const jobSummary = await readFile(summary, 'utf8');
+    expect(jobSummary).toContain('# star-loop fleet');
+    expect(jobSummary.match(/# star-loop fleet/g)).toHaveLength(1);
     expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': false, 'US-003': true });
     const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
     expect(report.stopReason).toBe('parked');
