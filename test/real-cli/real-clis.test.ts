@@ -184,3 +184,26 @@ describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('the real %s C
     }
   }, 180_000);
 });
+
+describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('a fleet through the real %s CLI', (cli) => {
+  it('the worker runs the real CLI in the story’s own worktree; the story is verified, merged, and its worktree removed', async () => {
+    server = await startMockModelServer(SCRIPT);
+    const { repo } = await calcRepo({
+      'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]),
+      'star.config.json': `${JSON.stringify(CONFIG)}\n`,
+    });
+    const setup = await setupCli(cli, server.url, bin);
+    const result = await runCli(repo, ['fleet', ...setup.args], setup.env);
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    // The CLI's shell tool wrote into the worktree (not the root); the merge brought it to the integration branch.
+    expect(await readFile(join(repo, 'src/subtract.js'), 'utf8')).toContain('a - b');
+    const report = await readJson<{ mergeOrder: Array<{ story: string }>; stories: Array<{ worktree?: string }> }>(
+      join(repo, '.star/report.json'),
+    );
+    expect(report.mergeOrder.map((m) => m.story)).toEqual(['US-001']);
+    expect(report.stories[0]?.worktree).toBeUndefined();
+    const worker = await readJson<State>(join(repo, '.star/fleet/stories/US-001/attempt-1/state.json'));
+    expect(worker.records[0]).toMatchObject({ verdict: 'accepted', agent: { name: cli, isError: false } });
+    expect(worker.records[0]?.verification?.verifier).toMatchObject({ verdict: 'accept', agent: cli });
+  }, 180_000);
+});
