@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunOptions } from '../config/run-options.js';
@@ -91,6 +91,19 @@ async function runSetup(command: string, cwd: string, logFile: string, env: Node
   return `${run.spawnError ?? (run.timedOut ? 'timed out' : `exit ${run.exitCode ?? run.signal}`)}: ${run.tail.trim().split('\n').slice(-5).join(' ')}`;
 }
 
+/**
+ * A worker of a fleet that died, still finishing its iteration: its PID runs and, where /proc says, it is
+ * still a `star-loop run --story` process (not another process that got the PID since).
+ */
+function workerStillRuns(pid: number): boolean {
+  if (!processRuns(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--story');
+  } catch {
+    return true;
+  }
+}
+
 function newStory(): FleetStory {
   return {
     status: 'queued',
@@ -167,13 +180,13 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
 
   // Workers of a fleet that died: they heard the channel close and stop after their iteration. Wait for them.
   for (const worker of state.running) {
-    if (worker.pid && processRuns(worker.pid)) {
+    if (worker.pid && workerStillRuns(worker.pid)) {
       emit({
         type: 'warning',
         message: `waiting for the previous fleet's worker on ${worker.story} (PID ${worker.pid}) to finish its iteration`,
       });
     }
-    while (worker.pid && processRuns(worker.pid)) await new Promise((r) => setTimeout(r, 200));
+    while (worker.pid && workerStillRuns(worker.pid)) await new Promise((r) => setTimeout(r, 200));
     const story = state.stories[worker.story];
     if (story?.status === 'running') story.status = 'queued';
   }

@@ -253,7 +253,7 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       ]),
     });
     const slow = (step: { commit: string }) => ({
-      steps: [{ append: { [`notes-${step.commit.replace(' ', '-')}.txt`]: 'started\n' }, commit: 'start', sleepMs: 1500 }],
+      steps: [{ append: { [`notes-${step.commit.replace(' ', '-')}.txt`]: 'started\n' }, commit: 'start', sleepMs: 3000 }],
       repeat: step,
     });
     const agent = await scriptedAgent(aux, {
@@ -271,11 +271,13 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { kind: string; state: string; workers: unknown[] };
     expect(status).toMatchObject({ kind: 'fleet', state: 'crashed' });
     expect(status.workers).toHaveLength(2);
-    // Orphaned workers hear that the fleet is gone and stop after their iteration.
-    await waitFor(async () => workers.every((pid) => !processAlive(pid)));
-
+    // Orphaned workers hear that the fleet is gone and stop after their iteration; the resumed fleet waits
+    // for them (it would hang if they did not stop) before it continues their stories.
+    expect(workers.some((pid) => processAlive(pid))).toBe(true);
     const resumed = await runCli(repo, ['resume']);
     expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout).toContain("waiting for the previous fleet's worker");
+    expect(workers.every((pid) => !processAlive(pid))).toBe(true);
     expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true, 'US-003': true });
     const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
     expect(report.mergeOrder.map((m) => m.story).sort()).toEqual(['US-001', 'US-002', 'US-003']);
