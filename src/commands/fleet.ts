@@ -5,6 +5,7 @@ import { getAgentAdapter } from '../agents/registry.js';
 import { loadConfig } from '../config/load-config.js';
 import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
 import { ExitCode, InputError, RefusedError } from '../errors.js';
+import { fleetReadyStories } from '../fleet/decide-fleet.js';
 import { runFleetBaseline } from '../fleet/fleet-baseline.js';
 import type { FleetEvent } from '../fleet/fleet-events.js';
 import { renderFleetLine } from '../fleet/fleet-events.js';
@@ -14,13 +15,14 @@ import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../fleet/fleet-state-sch
 import { runFleet } from '../fleet/run-fleet.js';
 import { Git } from '../git/git.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
+import { createEmitter } from '../loop/events.js';
 import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
 import { discoverGates } from '../recon/discover-gates.js';
 import { readGitState } from '../recon/read-git-state.js';
 import { fleetAnnotations } from '../report/github.js';
-import { printLine } from '../report/terminal-output.js';
+import { clock, printLine } from '../report/terminal-output.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';
 import { decideWorkspace } from '../safety/decide-workspace.js';
 import { createRedactor, redactDeep } from '../safety/redactor.js';
@@ -30,6 +32,7 @@ import type { StopReason } from '../state/run-state-schema.js';
 import { starPaths } from '../state/star-paths.js';
 import { readStateFile, writeState } from '../state/state-store.js';
 import { uncoveredCostBudget } from '../usage/check-budgets.js';
+import { onStopSignals } from './stop-signals.js';
 
 export interface FleetFlags extends RunFlags {
   workers?: string;
@@ -152,39 +155,33 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
     const redactor = createRedactor(process.env);
     const logFile = join(paths.fleetDir, 'log.jsonl');
     mkdirSync(dirname(logFile), { recursive: true });
-    const clock = (time: string) => time.slice(11, 19);
-    const emit = (event: FleetEvent) => {
-      const stamped = { ...redactDeep(event, redactor.redact), time: new Date().toISOString() };
-      // Synchronous: nothing is lost when the fleet is killed.
-      appendFileSync(logFile, `${JSON.stringify(stamped)}\n`);
-      if (options.json) printLine(JSON.stringify(stamped));
-      else {
-        const line = renderFleetLine(stamped);
-        if (line !== undefined) for (const l of line.replace(/^\n/, '').split('\n')) printLine(`${clock(stamped.time)} ${l}`);
-      }
-    };
+    const emit = createEmitter<FleetEvent>(
+      [
+        // Synchronous: nothing is lost when the fleet is killed.
+        (event) => appendFileSync(logFile, `${JSON.stringify(event)}\n`),
+        (event) => {
+          if (options.json) return printLine(JSON.stringify(event));
+          const line = renderFleetLine(event);
+          if (line !== undefined) for (const l of line.replace(/^\n/, '').split('\n')) printLine(`${clock(event.time)} ${l}`);
+        },
+      ],
+      redactor.longest > 0 ? redactor.redact : undefined,
+    );
     const controller = new AbortController();
     const gentle = new AbortController();
-    const onInt = () => {
-      if (gentle.signal.aborted) controller.abort();
-      else {
-        gentle.abort();
-        emit({
-          type: 'warning',
-          message: 'stopping: each worker finishes its iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
-        });
-      }
-    };
-    const onTerm = () => controller.abort();
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    const removeSignals = onStopSignals(controller, gentle, () =>
+      emit({
+        type: 'warning',
+        message: 'stopping: each worker finishes its iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
+      }),
+    );
     emit({
       type: 'fleet.started',
       fleetId: state.fleetId,
       continued: start.kind === 'continue',
       workers,
       branch: integration,
-      queue: start.queue(prd.prd, state),
+      queue: fleetReadyStories(prd.prd, state),
     });
     for (const message of lockWarnings) emit({ type: 'warning', message });
     if (options.verify !== 'off' && !state.baseline) {
@@ -219,8 +216,7 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
       state.stopDetail = end.detail;
       if (options.debug) emit({ type: 'warning', message: (error as Error).stack ?? '' });
     } finally {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      removeSignals();
     }
     const exitCode = exitCodeFor(end.reason);
     state.exitCode = exitCode;

@@ -1,10 +1,11 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { limitsOf } from '../config/run-options.js';
 import { type ExitCode, RefusedError } from '../errors.js';
 import { fleetPermit } from '../fleet/fleet-permit.js';
 import { createEventLogger } from '../log/create-logger.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
-import { createEmitter } from '../loop/events.js';
+import { createEmitter, type LoopEvent } from '../loop/events.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { recoverInterrupted } from '../loop/recover-interrupted.js';
 import { remainingWork, runLoop } from '../loop/run-loop.js';
@@ -24,28 +25,7 @@ import { acquireLock } from '../state/run-lock.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, writeState } from '../state/state-store.js';
 import type { Recon } from './run.js';
-
-/**
- * Ctrl-C (or `star-loop stop`, which sends SIGINT) once: finish the current iteration, then stop. Twice, or
- * SIGTERM (`star-loop stop --now`): end the agent's process group at once. Either way everything is recorded
- * and the run exits 6, resumable.
- */
-function onStopSignals(controller: AbortController, gentle: AbortController, warn: (message: string) => void): () => void {
-  const onInt = () => {
-    if (gentle.signal.aborted) controller.abort();
-    else {
-      gentle.abort();
-      warn('stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)');
-    }
-  };
-  const onTerm = () => controller.abort();
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
-  return () => {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
-  };
-}
+import { onStopSignals } from './stop-signals.js';
 
 /** The run itself, after recon: refusals, workspace, lock, the loop, the report. */
 export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCode> {
@@ -91,22 +71,19 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
     const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
     state.branch = branch;
     state.worktree = worktree;
-    state.limits = {
-      maxIterations: options.maxIterations,
-      maxTimeMs: options.maxTimeMs,
-      maxCostUsd: options.maxCostUsd,
-      maxTokens: options.maxTokens,
-    };
+    state.limits = limitsOf(options);
     if (rawArgs.length > 0) state.argv = rawArgs;
     const recovered = continued ? await recoverInterrupted(git, state) : [];
 
     const logger = createEventLogger(paths.log);
     const redactor = createRedactor(process.env);
     const terminal = terminalSubscriber(chooseOutputMode({ json: options.json, isTTY: Boolean(process.stdout.isTTY), env: process.env }));
-    const emit = createEmitter([logger.log, terminal.onEvent], redactor.longest > 0 ? redactor.redact : undefined);
+    const emit = createEmitter<LoopEvent>([logger.log, terminal.onEvent], redactor.longest > 0 ? redactor.redact : undefined);
     const controller = new AbortController();
     const gentle = new AbortController();
-    const removeSignals = onStopSignals(controller, gentle, (message) => emit({ type: 'warning', message }));
+    const removeSignals = onStopSignals(controller, gentle, () =>
+      emit({ type: 'warning', message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)' }),
+    );
     const ctx: LoopContext = {
       options,
       plan,

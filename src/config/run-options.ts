@@ -75,6 +75,16 @@ export interface RunOptions {
   gates?: GateSpec[];
 }
 
+/** The budgets of a run (or a fleet), as its state records them. */
+export function limitsOf(options: Pick<RunOptions, 'maxIterations' | 'maxTimeMs' | 'maxCostUsd' | 'maxTokens'>) {
+  return {
+    maxIterations: options.maxIterations,
+    maxTimeMs: options.maxTimeMs,
+    maxCostUsd: options.maxCostUsd,
+    maxTokens: options.maxTokens,
+  };
+}
+
 export const DEFAULTS = {
   agent: 'claude',
   maxIterations: 20,

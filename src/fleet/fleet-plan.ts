@@ -1,5 +1,5 @@
 import type { RunFlags } from '../config/resolve-options.js';
-import type { RunOptions } from '../config/run-options.js';
+import { limitsOf, type RunOptions } from '../config/run-options.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories } from '../prd/select-next-story.js';
 import type { Gate } from '../recon/gate.js';
@@ -8,13 +8,13 @@ import { newRunId } from '../state/new-run-state.js';
 import { fleetReadyStories } from './decide-fleet.js';
 import { FLEET_SCHEMA_VERSION, type FleetState } from './fleet-state-schema.js';
 
-export type FleetStart = { kind: 'new' | 'continue'; queue: (prd: Prd, state: Pick<FleetState, 'stories'>) => string[] };
+export type FleetStart = { kind: 'new' | 'continue' };
 
 /** A paused (or crashed) fleet on the same PRD and branch is continued; anything else starts a new one (pure). */
 export function decideFleetStart(input: { previous?: FleetState; prd: string; branch: string }): FleetStart {
   const { previous } = input;
   const same = previous && previous.status !== 'finished' && previous.prd === input.prd && previous.branch === input.branch;
-  return { kind: same ? 'continue' : 'new', queue: fleetReadyStories };
+  return { kind: same ? 'continue' : 'new' };
 }
 
 export function newFleetState(input: { prd: string; branch: string; workers: number; options: RunOptions }): FleetState {
@@ -31,12 +31,7 @@ export function newFleetState(input: { prd: string; branch: string; workers: num
     startedAt: now,
     updatedAt: now,
     activeMs: 0,
-    limits: {
-      maxIterations: options.maxIterations,
-      maxTimeMs: options.maxTimeMs,
-      maxCostUsd: options.maxCostUsd,
-      maxTokens: options.maxTokens,
-    },
+    limits: limitsOf(options),
     spent: { iterations: 0, verifierRuns: 0, costUsd: 0, tokens: 0, unknownCostRuns: 0, dearestCostUsd: 0, dearestTokens: 0 },
     stories: {},
     running: [],

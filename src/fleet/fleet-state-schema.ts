@@ -43,6 +43,24 @@ export const fleetStorySchema = z.object({
 });
 export type FleetStory = z.infer<typeof fleetStorySchema>;
 
+/** A story the fleet has not worked on yet: queued, first attempt. */
+export function newFleetStory(): FleetStory {
+  return {
+    status: 'queued',
+    attempt: 1,
+    returns: 0,
+    deaths: 0,
+    setAside: [],
+    findings: [],
+    iterations: 0,
+    costUsd: 0,
+    unknownCostRuns: 0,
+    tokens: 0,
+    runCostUsd: 0,
+    runTokens: 0,
+  };
+}
+
 export const workerPhases = ['starting', 'agent', 'gates', 'verifying', 'waiting', 'stopping'] as const;
 
 /** A worker process at work on one story (only while it runs). */

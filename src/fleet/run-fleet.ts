@@ -29,7 +29,7 @@ import {
 } from './decide-fleet.js';
 import type { FleetEvent } from './fleet-events.js';
 import type { FleetDenial, PermitAnswer } from './fleet-permit.js';
-import type { FleetState, FleetStory, TimelineEntry } from './fleet-state-schema.js';
+import { type FleetState, type FleetStory, newFleetStory, type TimelineEntry } from './fleet-state-schema.js';
 import { mergeStory } from './merge-story.js';
 import { runWorker, type WorkerExit } from './run-worker.js';
 
@@ -102,23 +102,6 @@ function workerStillRuns(pid: number): boolean {
   } catch {
     return true;
   }
-}
-
-function newStory(): FleetStory {
-  return {
-    status: 'queued',
-    attempt: 1,
-    returns: 0,
-    deaths: 0,
-    setAside: [],
-    findings: [],
-    iterations: 0,
-    costUsd: 0,
-    unknownCostRuns: 0,
-    tokens: 0,
-    runCostUsd: 0,
-    runTokens: 0,
-  };
 }
 
 /**
@@ -262,7 +245,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
 
   const handleEnd = async (worker: Active, exit: WorkerExit) => {
     const id = worker.story;
-    const story = state.stories[id] ?? newStory();
+    const story = state.stories[id] ?? newFleetStory();
     state.running = state.running.filter((w) => w.slot !== worker.slot);
     const outcome: WorkerOutcome = decideWorkerOutcome({ ...exit, fleetStopping: stopping !== undefined });
     const detail = 'detail' in outcome ? outcome.detail : (exit.finished?.detail ?? 'verified');
@@ -379,7 +362,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
   };
 
   const startWorker = async (slot: number, id: string) => {
-    state.stories[id] ??= newStory();
+    state.stories[id] ??= newFleetStory();
     const story = state.stories[id];
     const branch = storyBranch(state.branch, id);
     // A new attempt gets a folder of its own: an earlier attempt's worktree that git would not remove stays.

@@ -64,7 +64,11 @@ export type LoopEvent =
 export type LoopEventWithTime = LoopEvent & { time: string };
 export type Emit = (event: LoopEvent) => void;
 
-export function createEmitter(subscribers: Array<(event: LoopEventWithTime) => void>, redact?: (text: string) => string): Emit {
+/** Stamps each event with the time (credentials scrubbed) for every subscriber; the fleet's events too. */
+export function createEmitter<E extends { type: string } = LoopEvent>(
+  subscribers: Array<(event: E & { time: string }) => void>,
+  redact?: (text: string) => string,
+): (event: E) => void {
   return (event) => {
     const stamped = { ...(redact ? redactDeep(event, redact) : event), time: new Date().toISOString() };
     for (const subscriber of subscribers) subscriber(stamped);

@@ -86,12 +86,7 @@ export function signalProcess(pid: number | undefined, signal: NodeJS.Signals): 
 
 /** Signals a whole process group (an agent and everything it started); quiet when it is gone. */
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
+  if (pid) signalProcess(-pid, signal);
 }
 
 /**

@@ -15,7 +15,8 @@ function colorize(line: string, color: boolean): string {
   return line;
 }
 
-const clock = (iso: string) => iso.slice(11, 19);
+/** HH:MM:SS of an ISO time, the prefix of every plain output line. */
+export const clock = (iso: string) => iso.slice(11, 19);
 
 /**
  * The only place (with the CLI entry) that writes to the terminal. `json`: one event per line. `plain`

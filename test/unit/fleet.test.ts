@@ -14,28 +14,14 @@ import {
 } from '../../src/fleet/decide-fleet.js';
 import { renderFleetLine } from '../../src/fleet/fleet-events.js';
 import { decideFleetStart, workerPassArgs } from '../../src/fleet/fleet-plan.js';
-import type { FleetState, FleetStory } from '../../src/fleet/fleet-state-schema.js';
+import { type FleetState, type FleetStory, newFleetStory } from '../../src/fleet/fleet-state-schema.js';
 import { describeFleetStatus, renderFleetStatus } from '../../src/fleet/fleet-status.js';
 import { workerArgs } from '../../src/fleet/run-worker.js';
 import type { Prd } from '../../src/prd/prd-schema.js';
 
 const story = (id: string, extra: Partial<Prd['userStories'][number]> = {}) => ({ id, title: id, passes: false, ...extra });
 const prd = (...stories: Prd['userStories']): Prd => ({ branchName: 'work', userStories: stories });
-const entry = (status: FleetStory['status'], extra: Partial<FleetStory> = {}): FleetStory => ({
-  status,
-  attempt: 1,
-  returns: 0,
-  deaths: 0,
-  setAside: [],
-  findings: [],
-  iterations: 0,
-  costUsd: 0,
-  unknownCostRuns: 0,
-  tokens: 0,
-  runCostUsd: 0,
-  runTokens: 0,
-  ...extra,
-});
+const entry = (status: FleetStory['status'], extra: Partial<FleetStory> = {}): FleetStory => ({ ...newFleetStory(), status, ...extra });
 
 describe('the fleet queue', () => {
   it('branches: <branchName>--<id> (git cannot hold both `work` and `work/US-1`), ids made safe for refs', () => {
