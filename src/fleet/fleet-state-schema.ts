@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { findingSchema, gateBaselineSchema, stopReasons } from '../state/run-state-schema.js';
+import { findingSchema } from '../state/finding-schema.js';
+import { gateBaselineSchema, stopReasons } from '../state/run-state-schema.js';
 
 export const FLEET_SCHEMA_VERSION = 1;
 

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Git } from '../git/git.js';
 import { setStoryPasses } from '../prd/set-story-passes.js';
 import type { Gate } from '../recon/gate.js';
+import type { Finding } from '../state/finding-schema.js';
 import type { GateBaseline, GateComparison } from '../state/run-state-schema.js';
 import { compareGates } from '../verify/compare-gates.js';
-import type { Finding } from '../verify/finding.js';
 import { runGates } from '../verify/run-gates.js';
 
 export interface MergeInput {

@@ -7,14 +7,15 @@ import type { LoopEventWithTime } from '../loop/events.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { readPrdNow } from '../prd/read-prd-passes.js';
 import { runProcess, signalProcess } from '../proc/run-process.js';
+import { formatFindings } from '../prompt/format-findings.js';
 import type { Gate } from '../recon/gate.js';
 import { worktreeDir } from '../safety/decide-workspace.js';
+import type { Finding } from '../state/finding-schema.js';
 import { processRuns } from '../state/run-lock.js';
 import type { StopReason } from '../state/run-state-schema.js';
 import type { StarPaths } from '../state/star-paths.js';
 import { writeState } from '../state/state-store.js';
 import { iterationUsage } from '../usage/sum-usage.js';
-import { type Finding, formatFindings } from '../verify/finding.js';
 import {
   decideFleetEnd,
   decidePermit,

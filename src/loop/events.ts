@@ -1,7 +1,7 @@
 import type { Plan } from '../recon/plan.js';
 import { redactDeep } from '../safety/redactor.js';
+import type { Finding } from '../state/finding-schema.js';
 import type { ClaimRecord, GateResult, IterationRecord, StopReason } from '../state/run-state-schema.js';
-import type { Finding } from '../verify/finding.js';
 
 /**
  * Everything the loop reports, as typed events. The loop only emits; subscribers write the NDJSON log,

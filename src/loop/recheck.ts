@@ -1,9 +1,9 @@
 import { join } from 'node:path';
+import type { Finding } from '../state/finding-schema.js';
 import type { RunState } from '../state/run-state-schema.js';
 import { buildChangeSet } from '../verify/build-change-set.js';
 import { compareGates, toBaseline } from '../verify/compare-gates.js';
 import { testRemoval } from '../verify/detectors/test-removal.js';
-import type { Finding } from '../verify/finding.js';
 import { runGates } from '../verify/run-gates.js';
 import type { LoopContext } from './loop-context.js';
 

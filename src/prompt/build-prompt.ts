@@ -1,7 +1,8 @@
 import type { Prd, Story } from '../prd/prd-schema.js';
 import { orderStories } from '../prd/select-next-story.js';
+import { formatFindings } from '../prompt/format-findings.js';
 import type { Gate } from '../recon/gate.js';
-import { type Finding, formatFindings } from '../verify/finding.js';
+import type { Finding } from '../state/finding-schema.js';
 import { renderTemplate, type Templates } from './render-template.js';
 
 const MAX_PLAN_CHARS = 8000;

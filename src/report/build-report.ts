@@ -1,7 +1,7 @@
 import type { Plan } from '../recon/plan.js';
+import type { Finding } from '../state/finding-schema.js';
 import type { GateComparison, RunState } from '../state/run-state-schema.js';
 import { iterationUsage, sumUsage, usageByStory } from '../usage/sum-usage.js';
-import type { Finding } from '../verify/finding.js';
 
 export const REPORT_SCHEMA = 'star-loop/report@1';
 

@@ -1,5 +1,5 @@
 import type { FleetReport } from '../fleet/fleet-report.js';
-import type { Finding } from '../verify/finding.js';
+import type { Finding } from '../state/finding-schema.js';
 import type { Report } from './build-report.js';
 
 /** GitHub's workflow-command escaping: data escapes %, CR, LF; property values also : and ,. */

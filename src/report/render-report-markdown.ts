@@ -1,7 +1,7 @@
 import { renderPlan } from '../recon/render-plan.js';
+import type { Finding } from '../state/finding-schema.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
-import type { Finding } from '../verify/finding.js';
 import type { Report } from './build-report.js';
 
 const where = (f: Finding) => (f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : '');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git, WorkingChange } from '../git/git.js';
-import type { Finding } from '../verify/finding.js';
+import type { Finding } from '../state/finding-schema.js';
 import { parseUnifiedDiff } from '../verify/parse-unified-diff.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
 import { matchesAny } from './glob.js';

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoopContext } from '../loop/loop-context.js';
-import type { Finding } from '../verify/finding.js';
+import type { Finding } from '../state/finding-schema.js';
 
 /**
  * After a violation: HEAD as the agent left it goes on a ref of star-loop's own, and so do uncommitted

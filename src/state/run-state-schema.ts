@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findingSchema } from './finding-schema.js';
 
 export const STATE_SCHEMA_VERSION = 1;
 
@@ -30,16 +31,6 @@ export type StopReason = (typeof stopReasons)[number];
 
 /** Ways a headless agent ends an iteration without working (src/loop/detect-hazard.ts): each a breaker. */
 export const hazards = ['asked-question', 'permission-denied', 'plan-mode', 'no-tool-calls', 'idle-exit'] as const;
-
-export const findingSchema = z.object({
-  rule: z.string(),
-  detail: z.string(),
-  gate: z.string().optional(),
-  command: z.string().optional(),
-  file: z.string().optional(),
-  line: z.number().optional(),
-  output: z.string().optional(),
-});
 
 export const gateResultSchema = z.object({
   name: z.string(),

@@ -1,5 +1,5 @@
+import type { Finding } from '../state/finding-schema.js';
 import type { ChangeSet } from './change-set.js';
-import type { Finding } from './finding.js';
 import { pinSources } from './pins/index.js';
 
 const show = (v: string | undefined) => (v === undefined ? '(absent)' : v.length > 120 ? `${v.slice(0, 120)}…` : v);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Git } from '../git/git.js';
 import { runProcess } from '../proc/run-process.js';
-import type { Finding } from './finding.js';
+import type { Finding } from '../state/finding-schema.js';
 
 async function executable(file: string): Promise<boolean> {
   try {

@@ -1,6 +1,6 @@
+import type { Finding } from '../state/finding-schema.js';
 import type { GateBaseline, GateComparison, GateResult } from '../state/run-state-schema.js';
 import { countFailures } from './count-failures.js';
-import type { Finding } from './finding.js';
 
 const RED_TEXT: Record<GateResult['status'], string> = { pass: 'passed', fail: 'failed', timeout: 'timed out', error: 'could not be run' };
 const isRed = (s: GateResult['status']) => s !== 'pass';

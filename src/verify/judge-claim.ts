@@ -1,4 +1,4 @@
-import type { Finding } from './finding.js';
+import type { Finding } from '../state/finding-schema.js';
 
 /** Unticked `- [ ] item` lines of a Markdown checklist. */
 export function untickedItems(plan: string): string[] {

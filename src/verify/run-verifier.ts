@@ -8,9 +8,9 @@ import { renderTemplate } from '../prompt/render-template.js';
 import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
+import type { Finding } from '../state/finding-schema.js';
 import type { RunState, VerifierRecord } from '../state/run-state-schema.js';
 import { remainingBudget } from '../usage/check-budgets.js';
-import type { Finding } from './finding.js';
 import { verdictSchema } from './verdict-schema.js';
 
 export interface VerifierInput {

@@ -2,13 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LoopContext } from '../loop/loop-context.js';
 import type { Story } from '../prd/prd-schema.js';
+import type { Finding } from '../state/finding-schema.js';
 import type { GateResult, RunState, Verification } from '../state/run-state-schema.js';
 import { buildChangeSet } from './build-change-set.js';
 import { checkGatePins } from './check-gate-pins.js';
 import { checkHooks } from './check-hooks.js';
 import { compareGates } from './compare-gates.js';
 import { cheatDetectors } from './detectors/index.js';
-import type { Finding } from './finding.js';
 import { runGates } from './run-gates.js';
 import { runVerifier } from './run-verifier.js';
 

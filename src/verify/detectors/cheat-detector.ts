@@ -1,5 +1,5 @@
+import type { Finding } from '../../state/finding-schema.js';
 import type { ChangeSet, FileChange } from '../change-set.js';
-import type { Finding } from '../finding.js';
 import { type Language, languageOf } from '../languages/index.js';
 
 /**

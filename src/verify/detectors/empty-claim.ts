@@ -1,5 +1,5 @@
+import type { Finding } from '../../state/finding-schema.js';
 import type { ChangeSet } from '../change-set.js';
-import type { Finding } from '../finding.js';
 import type { CheatDetector } from './cheat-detector.js';
 
 /** Nothing changed since the work started (prd.json and star-loop's own files aside): no diff, no pass. */

@@ -1,5 +1,5 @@
+import type { Finding } from '../../state/finding-schema.js';
 import type { ChangeSet } from '../change-set.js';
-import type { Finding } from '../finding.js';
 import { type CheatDetector, finding, newLines, withLanguage } from './cheat-detector.js';
 
 /** `eslint-disable`, `@ts-ignore`, `@ts-expect-error`, `# type: ignore`, `noqa`, `#[allow]`, `nolint`, … added. */

@@ -1,5 +1,5 @@
+import type { Finding } from '../../state/finding-schema.js';
 import type { ChangeSet } from '../change-set.js';
-import type { Finding } from '../finding.js';
 import { type CheatDetector, finding, newLines, withLanguage } from './cheat-detector.js';
 
 /** `.skip`, `.only`, `xit`, `@pytest.mark.skip`, `#[ignore]`, `t.Skip`, `@Disabled`, … added anywhere. */

@@ -1,5 +1,5 @@
+import type { Finding } from '../../state/finding-schema.js';
 import type { ChangeSet, FileChange } from '../change-set.js';
-import type { Finding } from '../finding.js';
 import { isSnapshotFile, isTestFile, type Language, languageOf } from '../languages/index.js';
 import { type CheatDetector, finding, newLines } from './cheat-detector.js';
 

@@ -1,5 +1,5 @@
+import type { Finding } from '../../state/finding-schema.js';
 import type { ChangeSet } from '../change-set.js';
-import type { Finding } from '../finding.js';
 import { isSnapshotFile, isTestFile } from '../languages/index.js';
 import { type CheatDetector, finding } from './cheat-detector.js';
 

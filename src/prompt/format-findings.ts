@@ -1,14 +1,4 @@
-/** One reason a claim was rejected, as the report, the journal and the next prompt show it. */
-export interface Finding {
-  rule: string;
-  detail: string;
-  gate?: string;
-  command?: string;
-  file?: string;
-  line?: number;
-  /** Verbatim tail of the failing command's output. */
-  output?: string;
-}
+import type { Finding } from '../state/finding-schema.js';
 
 const MAX_OUTPUT_CHARS = 2000;
 const MAX_FINDINGS = 6;
