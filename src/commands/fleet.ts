@@ -14,13 +14,13 @@ import { buildFleetReport, renderFleetReportMarkdown } from '../fleet/fleet-repo
 import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../fleet/fleet-state-schema.js';
 import { runFleet } from '../fleet/run-fleet.js';
 import { Git } from '../git/git.js';
+import { readGitState } from '../git/read-git-state.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
 import { createEmitter } from '../loop/events.js';
 import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
 import { discoverGates } from '../recon/discover-gates.js';
-import { readGitState } from '../recon/read-git-state.js';
 import { fleetAnnotations } from '../report/github.js';
 import { clock, printLine } from '../report/terminal-output.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { DEFAULT_PROTECTED } from '../safety/protected-paths.js';
 import { parseDuration } from '../util/parse-duration.js';
 import type { StarConfig } from './config-schema.js';
 import { DEFAULTS, type OnStall, type RunOptions, type VerifyMode } from './run-options.js';
@@ -187,7 +186,7 @@ export async function resolveRunOptions(input: {
     base: flags.base ?? config.base,
     worktree: flags.worktree ?? false,
     onFinish: flags.onFinish ?? config.onFinish,
-    protectedPaths: [...(config.protectedPaths ?? DEFAULT_PROTECTED), ...(config.protect ?? []), ...(flags.protect ?? [])],
+    protectedPaths: [...(config.protectedPaths ?? DEFAULTS.protectedPaths), ...(config.protect ?? []), ...(flags.protect ?? [])],
     gates: config.gates,
   };
   options.verifierAgent = flags.verifierAgent ?? config.verifierAgent ?? options.agent;

@@ -98,4 +98,6 @@ export const DEFAULTS = {
   backoffMax: '15m',
   gateTimeout: '15m',
   verify: 'claims' as VerifyMode,
+  /** Paths the agent must not change; star.config.json's `protectedPaths` replaces this list, `protect` adds to it. */
+  protectedPaths: ['.env*', '.github/workflows/**'],
 } as const;

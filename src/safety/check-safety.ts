@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git, WorkingChange } from '../git/git.js';
+import { parseUnifiedDiff } from '../git/parse-unified-diff.js';
 import type { Finding } from '../state/finding-schema.js';
-import { parseUnifiedDiff } from '../verify/parse-unified-diff.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
 import { matchesAny } from './glob.js';
 import { pushedSince, type RemoteSnapshot, snapshotRemotes } from './remote-refs.js';

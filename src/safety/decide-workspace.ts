@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { RunOptions } from '../config/run-options.js';
-import type { GitState } from '../recon/read-git-state.js';
+import type { GitState } from '../git/read-git-state.js';
 
 export type WorkspacePlan =
   | { kind: 'refuse'; why: 'default-branch' | 'checked-out' | 'detached' | 'dirty'; message: string; hint: string }

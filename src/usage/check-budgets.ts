@@ -1,9 +1,13 @@
-import type { AgentCapabilities } from '../agents/agent-adapter.js';
-import type { RunOptions } from '../config/run-options.js';
 import type { IterationRecord, StopReason } from '../state/run-state-schema.js';
 import { formatUsd, largestIteration, sumUsage, type UsageTotals } from './sum-usage.js';
 
-type Budgets = Pick<RunOptions, 'maxCostUsd' | 'maxTokens' | 'maxTurns' | 'maxTimeMs'>;
+/** The budgets of a run (its resolved options hold them). */
+export interface Budgets {
+  maxCostUsd?: number;
+  maxTokens?: number;
+  maxTurns?: number;
+  maxTimeMs?: number;
+}
 
 /** What is left for the next agent run, for agents that enforce a budget themselves. */
 export function remainingBudget(options: Budgets, records: readonly IterationRecord[]): { maxCostUsd?: number; maxTurns?: number } {
@@ -66,7 +70,7 @@ export function checkBudgetTotals(
  */
 export function uncoveredCostBudget(
   options: Budgets,
-  agents: ReadonlyArray<{ name: string; capabilities: AgentCapabilities }>,
+  agents: ReadonlyArray<{ name: string; capabilities: { cost: boolean; tokens: boolean } }>,
 ): string | undefined {
   if (options.maxCostUsd === undefined) return undefined;
   const blind = [...new Map(agents.map((a) => [a.name, a])).values()].filter((a) => !a.capabilities.cost && !a.capabilities.tokens);

@@ -1,4 +1,3 @@
-import type { AgentOutput } from '../agents/agent-adapter.js';
 import { type ModelPrice, priceFor } from './price-table.js';
 
 export type CostSource = 'reported' | 'estimated' | 'unknown';
@@ -14,11 +13,14 @@ export interface Usage {
   costSource: CostSource;
 }
 
+/** What an agent's output says of its usage (the fields of the adapters' AgentOutput that matter here). */
+export type ReportedUsage = Omit<Usage, 'costSource'>;
+
 /**
  * The cost the agent reported; else one estimated from its tokens and the price table (the model's name
  * is needed for that); else unknown — never a guess.
  */
-export function resolveUsage(output: AgentOutput, prices: Readonly<Record<string, ModelPrice>> = {}): Usage {
+export function resolveUsage(output: ReportedUsage, prices: Readonly<Record<string, ModelPrice>> = {}): Usage {
   const tokens = {
     model: output.model,
     inputTokens: output.inputTokens,

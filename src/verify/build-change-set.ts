@@ -1,7 +1,7 @@
 import type { Git } from '../git/git.js';
+import { parseUnifiedDiff } from '../git/parse-unified-diff.js';
 import type { ChangeSet, FileChange } from './change-set.js';
 import { isSnapshotFile, languageOf } from './languages/index.js';
-import { parseUnifiedDiff } from './parse-unified-diff.js';
 import { pinSources } from './pins/index.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;

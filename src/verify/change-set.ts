@@ -1,8 +1,4 @@
-export interface DiffLine {
-  /** Line number in the file after (added) or before (removed) the change. */
-  line: number;
-  text: string;
-}
+import type { DiffLine } from '../git/parse-unified-diff.js';
 
 export interface FileChange {
   /** Path after the change (the old path for a deletion). */

@@ -52,17 +52,11 @@ const FLOORS: string[][] = [
 
 /** Imports that still run up the floors while the layout moves; each commit of the move removes some. */
 const KNOWN_UPWARD = new Set<string>([
-  'config/resolve-options.ts -> safety/protected-paths.ts',
   'fleet/fleet-events.ts -> report/render-event-line.ts',
   'log/create-logger.ts -> loop/events.ts',
   'loop/loop-context.ts -> fleet/fleet-permit.ts',
   'prompt/build-prompt.ts -> recon/gate.ts',
-  'safety/check-safety.ts -> verify/parse-unified-diff.ts',
-  'safety/decide-workspace.ts -> recon/read-git-state.ts',
   'safety/keep-evidence.ts -> loop/loop-context.ts',
-  'usage/check-budgets.ts -> agents/agent-adapter.ts',
-  'usage/check-budgets.ts -> config/run-options.ts',
-  'usage/resolve-usage.ts -> agents/agent-adapter.ts',
   'verify/run-gates.ts -> recon/gate.ts',
   'verify/run-verifier.ts -> loop/loop-context.ts',
   'verify/run-verifier.ts -> loop/run-agent-waiting.ts',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunOptions } from '../../src/config/run-options.js';
-import type { GitState } from '../../src/recon/read-git-state.js';
+import type { GitState } from '../../src/git/read-git-state.js';
 import { BLOCKED_SCHEME, pushBlockingEnv } from '../../src/safety/block-push.js';
 import { decideWorkspace } from '../../src/safety/decide-workspace.js';
 import { prdFields } from '../../src/safety/fingerprints.js';

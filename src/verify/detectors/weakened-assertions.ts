@@ -1,5 +1,6 @@
+import type { DiffLine } from '../../git/parse-unified-diff.js';
 import type { Finding } from '../../state/finding-schema.js';
-import type { ChangeSet, DiffLine, FileChange } from '../change-set.js';
+import type { ChangeSet, FileChange } from '../change-set.js';
 import { isSnapshotFile, isTestFile, type Language, languageOf } from '../languages/index.js';
 import { type CheatDetector, finding, newLines, norm } from './cheat-detector.js';
 

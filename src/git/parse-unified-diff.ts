@@ -1,4 +1,9 @@
-import type { DiffLine } from './change-set.js';
+/** One added or removed line of a diff. */
+export interface DiffLine {
+  /** Line number in the file after (added) or before (removed) the change. */
+  line: number;
+  text: string;
+}
 
 export interface FileHunks {
   path: string;

@@ -1,4 +1,4 @@
-import type { Git, WorkingChange } from '../git/git.js';
+import type { Git, WorkingChange } from './git.js';
 
 export interface GitState {
   root: string;
