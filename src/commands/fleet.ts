@@ -6,13 +6,14 @@ import { loadConfig } from '../config/load-config.js';
 import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
 import { ExitCode, InputError, RefusedError } from '../errors.js';
 import { fleetReadyStories } from '../fleet/decide-fleet.js';
-import { runFleetBaseline } from '../fleet/fleet-baseline.js';
 import type { FleetEvent } from '../fleet/fleet-events.js';
 import { renderFleetLine } from '../fleet/fleet-events.js';
 import { buildFleetPlan, decideFleetStart, newFleetState, renderFleetPlan, workerPassArgs } from '../fleet/fleet-plan.js';
 import { buildFleetReport, renderFleetReportMarkdown } from '../fleet/fleet-report.js';
 import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../fleet/fleet-state-schema.js';
 import { runFleet } from '../fleet/run-fleet.js';
+import { discoverGates } from '../gates/discover-gates.js';
+import { runBaseline } from '../gates/run-baseline.js';
 import { Git } from '../git/git.js';
 import { readGitState } from '../git/read-git-state.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
@@ -20,7 +21,6 @@ import { createEmitter } from '../loop/events.js';
 import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
-import { discoverGates } from '../recon/discover-gates.js';
 import { fleetAnnotations } from '../report/github.js';
 import { clock, printLine } from '../report/terminal-output.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';
@@ -185,7 +185,13 @@ export async function fleetCommand(flags: FleetFlags, rawArgs: string[]): Promis
     });
     for (const message of lockWarnings) emit({ type: 'warning', message });
     if (options.verify !== 'off' && !state.baseline) {
-      state.baseline = await runFleetBaseline({ git, gates, root, logFile: join(paths.fleetDir, 'baseline.log'), options, redactor });
+      state.baseline = await runBaseline(git, gates, {
+        root,
+        logFile: join(paths.fleetDir, 'baseline.log'),
+        timeoutMs: options.gateTimeoutMs,
+        env: process.env,
+        redactor,
+      });
       await writeState(paths.fleet, state);
     }
     let end: { reason: StopReason; detail: string };

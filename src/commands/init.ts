@@ -3,9 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULTS } from '../config/run-options.js';
 import { ExitCode } from '../errors.js';
+import { discoverGates } from '../gates/discover-gates.js';
+import type { Gate } from '../gates/gate.js';
 import { Git } from '../git/git.js';
-import { discoverGates } from '../recon/discover-gates.js';
-import type { Gate } from '../recon/gate.js';
 import { printLine } from '../report/terminal-output.js';
 
 const EXAMPLE_PRD = {

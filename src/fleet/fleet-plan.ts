@@ -1,8 +1,8 @@
 import type { RunFlags } from '../config/resolve-options.js';
 import { limitsOf, type RunOptions } from '../config/run-options.js';
+import type { Gate } from '../gates/gate.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories } from '../prd/select-next-story.js';
-import type { Gate } from '../recon/gate.js';
 import { describeWorkspace, type WorkspacePlan } from '../safety/decide-workspace.js';
 import { newRunId } from '../state/new-run-state.js';
 import { fleetReadyStories } from './decide-fleet.js';

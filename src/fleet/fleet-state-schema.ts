@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findingSchema } from '../state/finding-schema.js';
-import { gateBaselineSchema, stopReasons } from '../state/run-state-schema.js';
+import { baselineSchema, stopReasons } from '../state/run-state-schema.js';
 
 export const FLEET_SCHEMA_VERSION = 1;
 
@@ -136,7 +136,7 @@ export const fleetStateSchema = z.object({
     dearestTokens: z.number(),
   }),
   /** Gates on the integration branch before any merge: post-merge results are compared with these. */
-  baseline: z.object({ commit: z.string(), gates: z.array(gateBaselineSchema) }).optional(),
+  baseline: baselineSchema.optional(),
   stories: z.record(z.string(), fleetStorySchema),
   running: z.array(fleetWorkerSchema),
   /** The integration branch's merges, in order. */

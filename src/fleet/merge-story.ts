@@ -1,12 +1,12 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compareGates } from '../gates/compare-gates.js';
+import type { Gate } from '../gates/gate.js';
+import { runGates } from '../gates/run-gates.js';
 import type { Git } from '../git/git.js';
 import { setStoryPasses } from '../prd/set-story-passes.js';
-import type { Gate } from '../recon/gate.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { GateBaseline, GateComparison } from '../state/run-state-schema.js';
-import { compareGates } from '../verify/compare-gates.js';
-import { runGates } from '../verify/run-gates.js';
 
 export interface MergeInput {
   /** The repository root, checked out on the integration branch. */

@@ -1,9 +1,9 @@
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { RunOptions } from '../config/run-options.js';
 import type { FleetDenial } from '../fleet/fleet-permit.js';
+import type { Gate } from '../gates/gate.js';
 import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';
-import type { Gate } from '../recon/gate.js';
 import type { Plan } from '../recon/plan.js';
 import type { Guard } from '../safety/check-safety.js';
 import type { StarPaths } from '../state/star-paths.js';

@@ -1,30 +1,11 @@
 import { join } from 'node:path';
+import { compareGates } from '../gates/compare-gates.js';
+import { runGates } from '../gates/run-gates.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { RunState } from '../state/run-state-schema.js';
 import { buildChangeSet } from '../verify/build-change-set.js';
-import { compareGates, toBaseline } from '../verify/compare-gates.js';
 import { testRemoval } from '../verify/detectors/test-removal.js';
-import { runGates } from '../verify/run-gates.js';
 import type { LoopContext } from './loop-context.js';
-
-/**
- * The gates, once, on the starting commit before iteration 1: which were already red (and how red) is the
- * baseline every claim is compared with, so old failures neither block the loop nor hide new ones.
- */
-export async function runBaseline(ctx: LoopContext): Promise<NonNullable<RunState['baseline']>> {
-  const commit = (await ctx.git.head()) ?? '';
-  const results = await runGates(ctx.gates, {
-    root: ctx.options.root,
-    logFile: join(ctx.paths.dir, 'baseline.log'),
-    timeoutMs: ctx.options.gateTimeoutMs,
-    env: ctx.env,
-    signal: ctx.signal,
-    redactor: ctx.redactor,
-  });
-  const gates = results.map(toBaseline);
-  ctx.emit({ type: 'baseline.finished', gates: gates.map(({ name, status, failures }) => ({ name, status, failures })) });
-  return { commit, gates };
-}
 
 /**
  * Before a PRD run ends as complete: do the stories accepted earlier still hold? The gates must still

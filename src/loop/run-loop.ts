@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { runBaseline } from '../gates/run-baseline.js';
 import { readPrdNow } from '../prd/read-prd-passes.js';
 import { appendJournal } from '../state/journal.js';
 import type { RunState, StopReason } from '../state/run-state-schema.js';
@@ -8,7 +10,7 @@ import { decideNextStep, decideStall, exitCodeFor } from './decide-next-step.js'
 import { hazardFinding } from './detect-hazard.js';
 import { journalEntry } from './journal-entry.js';
 import type { LoopContext } from './loop-context.js';
-import { recheckAccepted, runBaseline } from './recheck.js';
+import { recheckAccepted } from './recheck.js';
 import { runIteration } from './run-iteration.js';
 
 export interface LoopOutcome {
@@ -89,7 +91,15 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
   };
 
   if (options.verify !== 'off' && !state.baseline) {
-    state.baseline = await runBaseline(ctx);
+    state.baseline = await runBaseline(ctx.git, ctx.gates, {
+      root: options.root,
+      logFile: join(paths.dir, 'baseline.log'),
+      timeoutMs: options.gateTimeoutMs,
+      env: ctx.env,
+      signal: ctx.signal,
+      redactor: ctx.redactor,
+    });
+    emit({ type: 'baseline.finished', gates: state.baseline.gates.map(({ name, status, failures }) => ({ name, status, failures })) });
     await save();
   }
   let stalled: string | undefined;

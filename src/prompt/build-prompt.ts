@@ -1,7 +1,7 @@
+import type { Gate } from '../gates/gate.js';
 import type { Prd, Story } from '../prd/prd-schema.js';
 import { orderStories } from '../prd/select-next-story.js';
 import { formatFindings } from '../prompt/format-findings.js';
-import type { Gate } from '../recon/gate.js';
 import type { Finding } from '../state/finding-schema.js';
 import { renderTemplate, type Templates } from './render-template.js';
 

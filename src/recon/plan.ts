@@ -1,8 +1,8 @@
 import type { RunOptions } from '../config/run-options.js';
+import type { Gate } from '../gates/gate.js';
 import type { GitState } from '../git/read-git-state.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories, orderStories, passedIds, selectNextStory } from '../prd/select-next-story.js';
-import type { Gate } from './gate.js';
 
 export interface PlannedStory {
   id: string;

@@ -50,6 +50,9 @@ export const gateBaselineSchema = z.object({
   failures: z.number().optional(),
 });
 
+/** The gates once on the starting commit: what was already red, and how red. */
+export const baselineSchema = z.object({ commit: z.string(), gates: z.array(gateBaselineSchema) });
+
 const gateStateSchema = z.object({ status: z.enum(['pass', 'fail', 'timeout', 'error']), failures: z.number().optional() });
 
 export const gateComparisonSchema = z.object({
@@ -202,7 +205,7 @@ export const runStateSchema = z.object({
   pendingFromClaim: z.boolean().default(true),
   taskComplete: z.boolean(),
   /** Gates run once on the starting commit, before iteration 1. */
-  baseline: z.object({ commit: z.string(), gates: z.array(gateBaselineSchema) }).optional(),
+  baseline: baselineSchema.optional(),
   /** HEAD when each story (or `task`) was first worked on: cheat checks look at the diff from there. */
   workStarts: z.record(z.string(), z.string()).default({}),
   verifierRuns: z.number().default(0),
@@ -230,6 +233,7 @@ export type IterationRecord = z.infer<typeof iterationRecordSchema>;
 export type GateResult = z.infer<typeof gateResultSchema>;
 export type ClaimRecord = z.infer<typeof claimRecordSchema>;
 export type GateBaseline = z.infer<typeof gateBaselineSchema>;
+export type Baseline = z.infer<typeof baselineSchema>;
 export type GateComparison = z.infer<typeof gateComparisonSchema>;
 export type Verification = z.infer<typeof verificationSchema>;
 export type VerifierRecord = z.infer<typeof verifierRecordSchema>;

@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compareGates } from '../gates/compare-gates.js';
+import { runGates } from '../gates/run-gates.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import type { Story } from '../prd/prd-schema.js';
 import type { Finding } from '../state/finding-schema.js';
@@ -7,9 +9,7 @@ import type { GateResult, RunState, Verification } from '../state/run-state-sche
 import { buildChangeSet } from './build-change-set.js';
 import { checkGatePins } from './check-gate-pins.js';
 import { checkHooks } from './check-hooks.js';
-import { compareGates } from './compare-gates.js';
 import { cheatDetectors } from './detectors/index.js';
-import { runGates } from './run-gates.js';
 import { runVerifier } from './run-verifier.js';
 
 export interface VerifyInput {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { discoverGates } from '../../src/recon/discover-gates.js';
+import { discoverGates } from '../../src/gates/discover-gates.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/gates/${name}/`, import.meta.url));
 const shape = (gates: Awaited<ReturnType<typeof discoverGates>>) => gates.map((g) => `${g.kind} | ${g.command} | ${g.source}`);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Gate } from '../../src/gates/gate.js';
 import { buildPrompt } from '../../src/prompt/build-prompt.js';
 import { loadTemplates } from '../../src/prompt/load-templates.js';
 import { renderTemplate } from '../../src/prompt/render-template.js';
-import type { Gate } from '../../src/recon/gate.js';
 
 describe('renderTemplate', () => {
   const t = (text: string, partials: Record<string, string> = {}) => new Map([['main', text], ...Object.entries(partials)]);

@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { runProcess } from '../proc/run-process.js';
-import type { Gate } from '../recon/gate.js';
 import type { GateResult } from '../state/run-state-schema.js';
+import type { Gate } from './gate.js';
 
 export interface GateRunOptions {
   root: string;
