@@ -93,6 +93,19 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
       adapter,
       fallback,
       templates: await loadTemplates(),
+      agents: {
+        root: options.root,
+        signal: controller.signal,
+        stopRequested: gentle.signal,
+        redactor,
+        idleTimeoutMs: options.idleTimeoutMs,
+        maxWaitMs: options.maxWaitMs,
+        backoff: options.backoff,
+        prices: options.prices,
+        state,
+        emit,
+        agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
+      },
       emit,
       signal: controller.signal,
       stopRequested: gentle.signal,
@@ -115,7 +128,6 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
         gentle.abort();
         emit({ type: 'warning', message: 'the fleet that started this worker is gone: stopping after this iteration' });
       }),
-      agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
     };
     emit({ type: 'run.started', runId: state.runId, continued, plan });
     for (const note of [...lockWarnings, ...recovered, ...agentNotes]) emit({ type: 'warning', message: note });

@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../agents/agent-run-context.js';
 import type { Plan } from '../recon/plan.js';
 import { redactDeep } from '../safety/redactor.js';
 import type { Finding } from '../state/finding-schema.js';
@@ -26,18 +27,7 @@ export type LoopEvent =
       /** Tool calls the agent made, where its output says. */
       toolCalls?: number;
     }
-  | {
-      type: 'agent.rate-limited';
-      iteration: number;
-      agent: string;
-      attempt: number;
-      detail: string;
-      /** The agent the next attempt runs, and how long star-loop waits before it. */
-      next: string;
-      waitMs: number;
-      resetAt?: string;
-    }
-  | { type: 'agent.activity'; iteration: number; role: 'implementer' | 'verifier'; tool?: string; text: string }
+  | AgentEvent
   | { type: 'work.committed'; iteration: number; commit: string; message: string }
   | { type: 'passes.restored'; iteration: number; stories: string[] }
   | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }

@@ -1,4 +1,5 @@
 import type { AgentAdapter } from '../agents/agent-adapter.js';
+import type { AgentRunContext } from '../agents/agent-run-context.js';
 import type { RunOptions } from '../config/run-options.js';
 import type { FleetDenial } from '../fleet/fleet-permit.js';
 import type { Gate } from '../gates/gate.js';
@@ -21,6 +22,8 @@ export interface LoopContext {
   /** --fallback-agent: runs while the primary is rate-limited. */
   fallback?: AgentAdapter;
   templates: Templates;
+  /** How agents run (implementer and verifier): the stop signals, waiting out rate limits, the price table. */
+  agents: AgentRunContext;
   emit: Emit;
   signal: AbortSignal;
   /** Set by a gentle stop: no new iteration starts. */
@@ -31,8 +34,6 @@ export interface LoopContext {
   guard: Guard;
   /** Credential-like environment values, scrubbed from every log and report. */
   redactor: { redact: (text: string) => string; longest: number };
-  /** --verbose: every line the agent prints, to the terminal. */
-  agentLine?: (line: string) => void;
   /** In a fleet's worker: the fleet's go-ahead before each iteration (its budgets are shared). */
   permit?: (story?: string) => Promise<FleetDenial | undefined>;
   /** PRD mode: prd.json's path relative to the repository root, as the prompt names it. */

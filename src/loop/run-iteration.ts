@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runAgentWaiting } from '../agents/run-agent-waiting.js';
 import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
@@ -20,7 +21,6 @@ import { collectClaim, hasPromise } from './collect-claim.js';
 import { detectHazard } from './detect-hazard.js';
 import type { LoopContext } from './loop-context.js';
 import { measureMovement, sameSummary } from './measure-movement.js';
-import { runAgentWaiting } from './run-agent-waiting.js';
 import { markStoriesPassed, settlePrd } from './settle-prd.js';
 
 async function readOptional(file: string): Promise<string | undefined> {
@@ -105,7 +105,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
 
   const budget = remainingBudget(options, state.records);
   const remainingTime = options.maxTimeMs !== undefined ? Math.max(1000, options.maxTimeMs - state.activeMs) : Number.POSITIVE_INFINITY;
-  const run = await runAgentWaiting(ctx, state, {
+  const run = await runAgentWaiting(ctx.agents, {
     iteration: n,
     role: 'implementer',
     primary: ctx.adapter,
@@ -128,6 +128,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       }),
     logFile: (attempt) => join(runDir, attempt === 1 ? 'agent.log' : `agent.${attempt}.log`),
     timeoutMs: Math.min(options.iterationTimeoutMs, remainingTime),
+    timeLeftMs: options.maxTimeMs !== undefined ? options.maxTimeMs - state.activeMs : Number.POSITIVE_INFINITY,
     // A runner killed with -9 leaves its agent running: the next runner finds and ends it by this id.
     onSpawn: async (pgid) => {
       if (state.current) state.current.pgid = pgid;

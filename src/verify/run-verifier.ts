@@ -1,8 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getAgentAdapter } from '../agents/registry.js';
+import { runAgentWaiting } from '../agents/run-agent-waiting.js';
 import type { LoopContext } from '../loop/loop-context.js';
-import { runAgentWaiting } from '../loop/run-agent-waiting.js';
 import type { Story } from '../prd/prd-schema.js';
 import { renderTemplate } from '../prompt/render-template.js';
 import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
@@ -88,7 +88,7 @@ export async function runVerifier(ctx: LoopContext, state: RunState, input: Veri
   await writeFile(join(input.runDir, 'verifier-prompt.md'), prompt, 'utf8');
   const guardBefore = await guardSnapshot(ctx.guard);
   // The verifier waits out rate limits like the implementer; the fallback stands in when it is the same agent.
-  const run = await runAgentWaiting(ctx, state, {
+  const run = await runAgentWaiting(ctx.agents, {
     iteration: input.iteration,
     role: 'verifier',
     primary: adapter,
@@ -112,6 +112,7 @@ export async function runVerifier(ctx: LoopContext, state: RunState, input: Veri
       }),
     logFile: (attempt) => join(input.runDir, attempt === 1 ? 'verifier.log' : `verifier.${attempt}.log`),
     timeoutMs: options.iterationTimeoutMs,
+    timeLeftMs: options.maxTimeMs !== undefined ? options.maxTimeMs - state.activeMs : Number.POSITIVE_INFINITY,
     // Like the implementer's: a runner killed with -9 mid-verification leaves this group for resume to end.
     onSpawn: async (pgid) => {
       if (state.current) state.current.pgid = pgid;

@@ -56,7 +56,6 @@ const KNOWN_UPWARD = new Set<string>([
   'loop/loop-context.ts -> fleet/fleet-permit.ts',
   'safety/keep-evidence.ts -> loop/loop-context.ts',
   'verify/run-verifier.ts -> loop/loop-context.ts',
-  'verify/run-verifier.ts -> loop/run-agent-waiting.ts',
   'verify/verify-work.ts -> loop/loop-context.ts',
 ]);
 

@@ -1,9 +1,8 @@
 import pRetry from 'p-retry';
-import type { AgentAdapter, AgentInvocation, AgentOutput, RateLimitSignal } from '../agents/agent-adapter.js';
 import type { ProcessResult } from '../proc/run-process.js';
-import type { RunState } from '../state/run-state-schema.js';
 import { mergeUsage, resolveUsage, type Usage } from '../usage/resolve-usage.js';
-import type { LoopContext } from './loop-context.js';
+import type { AgentAdapter, AgentInvocation, AgentOutput, RateLimitSignal } from './agent-adapter.js';
+import type { AgentRunContext } from './agent-run-context.js';
 import { longestBackoff, pickAgent } from './pick-agent.js';
 import { runAgent } from './run-agent.js';
 
@@ -72,8 +71,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * Work a limited attempt left in the tree stays for the next attempt: nothing is undone.
  */
 export async function runAgentWaiting(
-  ctx: LoopContext,
-  state: RunState,
+  ctx: AgentRunContext,
   input: {
     iteration: number;
     role: 'implementer' | 'verifier';
@@ -83,15 +81,16 @@ export async function runAgentWaiting(
     /** The log of attempt k (1-based). */
     logFile: (attempt: number) => string;
     timeoutMs: number;
+    /** What is left of --max-time: no wait goes past it. */
+    timeLeftMs: number;
     onSpawn?: (pgid: number) => Promise<void>;
     /** Saves the run state (for `star-loop status` while waiting). */
     save: () => Promise<void>;
   },
 ): Promise<AgentRun> {
-  const { options, emit } = ctx;
+  const { state, emit } = ctx;
   const adapters = new Map([input.primary, ...(input.fallback ? [input.fallback] : [])].map((a) => [a.name, a]));
-  const remainingTime = options.maxTimeMs !== undefined ? Math.max(0, options.maxTimeMs - state.activeMs) : Number.POSITIVE_INFINITY;
-  const budgetMs = Math.min(options.maxWaitMs, remainingTime);
+  const budgetMs = Math.min(ctx.maxWaitMs, Math.max(0, input.timeLeftMs));
   const either = eitherSignal(ctx.signal, ctx.stopRequested);
   const stop = either.signal;
   const started = Date.now();
@@ -118,14 +117,13 @@ export async function runAgentWaiting(
     const read = adapter.interpretExit ? adapter.interpretExit(result.proc.exitCode, result.output) : result.output;
     // Agents that do not say which model answered are priced by the model they were asked for.
     const output = read.model ? read : { ...read, model: invocation.model };
-    usages.push(resolveUsage(output, options.prices));
+    usages.push(resolveUsage(output, ctx.prices));
     last = { adapter, invocation, proc: result.proc, output, attempts: attemptNumber, waitedMs: 0 };
     const limit = output.rateLimit;
     if (limit && !result.proc.timedOut && !result.proc.idle && !ctx.signal.aborted) {
       if (limit.resetAt !== undefined) knownReset.set(name, limit.resetAt);
       else knownReset.delete(name);
-      state.limitedUntil[name] =
-        limit.resetAt ?? Date.now() + longestBackoff(attemptNumber - 1, options.backoff.initialMs, options.backoff.maxMs);
+      state.limitedUntil[name] = limit.resetAt ?? Date.now() + longestBackoff(attemptNumber - 1, ctx.backoff.initialMs, ctx.backoff.maxMs);
       throw new RateLimited(last);
     }
     delete state.limitedUntil[name];
@@ -149,8 +147,8 @@ export async function runAgentWaiting(
       await pRetry(attempt, {
         retries: Number.POSITIVE_INFINITY,
         factor: 2,
-        minTimeout: options.backoff.initialMs,
-        maxTimeout: options.backoff.maxMs,
+        minTimeout: ctx.backoff.initialMs,
+        maxTimeout: ctx.backoff.maxMs,
         randomize: true,
         maxRetryTime: budgetMs,
         signal: stop,
@@ -167,7 +165,7 @@ export async function runAgentWaiting(
             ? 0
             : reset !== undefined
               ? reset - now
-              : longestBackoff(retriesConsumed, options.backoff.initialMs, options.backoff.maxMs);
+              : longestBackoff(retriesConsumed, ctx.backoff.initialMs, ctx.backoff.maxMs);
           emit({
             type: 'agent.rate-limited',
             iteration: input.iteration,

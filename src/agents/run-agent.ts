@@ -1,13 +1,13 @@
-import type { AgentAdapter, AgentInvocation, AgentOutput } from '../agents/agent-adapter.js';
 import { type ProcessResult, runProcess } from '../proc/run-process.js';
-import type { LoopContext } from './loop-context.js';
+import type { AgentAdapter, AgentInvocation, AgentOutput } from './agent-adapter.js';
+import type { AgentRunContext } from './agent-run-context.js';
 
 /**
  * One agent process (implementer or verifier) as every agent runs: in the repository root, its output
  * streamed (redacted) to `logFile` and parsed line by line, bounded by the iteration and idle timeouts.
  */
 export async function runAgent(
-  ctx: LoopContext,
+  ctx: AgentRunContext,
   adapter: AgentAdapter,
   invocation: AgentInvocation,
   options: {
@@ -24,7 +24,7 @@ export async function runAgent(
     args: invocation.args,
     env: invocation.env,
     input: invocation.input,
-    cwd: ctx.options.root,
+    cwd: ctx.root,
     logFile: options.logFile,
     onStdoutLine: (line) => {
       const activity = parser.onLine(line);
@@ -34,7 +34,7 @@ export async function runAgent(
       ctx.agentLine?.(line);
     },
     timeoutMs: options.timeoutMs,
-    idleTimeoutMs: ctx.options.idleTimeoutMs,
+    idleTimeoutMs: ctx.idleTimeoutMs,
     signal: ctx.signal,
     redactor: ctx.redactor,
     onSpawn: options.onSpawn,
