@@ -19,8 +19,11 @@ export type AgentEvent =
 export interface AgentRunState {
   /** Agents the provider rate-limited, and until when (epoch ms): the fallback runs until then. */
   limitedUntil: Record<string, number>;
-  /** The iteration under way: while a rate limit is waited out, when the next attempt starts (ISO). */
-  current?: { waitingUntil?: string };
+  /**
+   * The iteration under way: the agent's process group (so a runner killed with -9 leaves it for the next one
+   * to end), and while a rate limit is waited out, when the next attempt starts (ISO).
+   */
+  current?: { pgid?: number; waitingUntil?: string };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import type { AgentRunContext } from '../agents/agent-run-context.js';
+import { getAgentAdapter } from '../agents/registry.js';
 import { limitsOf } from '../config/run-options.js';
 import { type ExitCode, RefusedError } from '../errors.js';
 import { fleetPermit } from '../fleet/fleet-permit.js';
@@ -19,6 +21,7 @@ import { printLine, terminalSubscriber } from '../report/terminal-output.js';
 import { writeReport } from '../report/write-report.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';
 import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js';
+import type { Guard } from '../safety/check-safety.js';
 import { createRedactor, redactDeep } from '../safety/redactor.js';
 import { startRunState } from '../state/new-run-state.js';
 import { acquireLock } from '../state/run-lock.js';
@@ -84,6 +87,33 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
     const removeSignals = onStopSignals(controller, gentle, () =>
       emit({ type: 'warning', message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)' }),
     );
+    const templates = await loadTemplates();
+    const agents: AgentRunContext = {
+      root: options.root,
+      signal: controller.signal,
+      stopRequested: gentle.signal,
+      redactor,
+      idleTimeoutMs: options.idleTimeoutMs,
+      maxWaitMs: options.maxWaitMs,
+      backoff: options.backoff,
+      prices: options.prices,
+      state,
+      emit,
+      agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
+    };
+    const guard: Guard = {
+      git,
+      root: options.root,
+      gitDir: await git.gitCommonDir(),
+      starDir: paths.dir,
+      branch,
+      protectedPaths: options.protectedPaths,
+      allowPush: options.allowPush,
+      promptFile: options.promptFile,
+      prdFile: options.prdFile,
+    };
+    const prdRelative = options.prdFile ? relative(options.root, options.prdFile) : undefined;
+    const verifierAdapter = getAgentAdapter(options.verifierAgent);
     const ctx: LoopContext = {
       options,
       plan,
@@ -92,37 +122,40 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
       paths,
       adapter,
       fallback,
-      templates: await loadTemplates(),
-      agents: {
+      templates,
+      agents,
+      verify: {
+        git,
         root: options.root,
+        gates,
+        gateTimeoutMs: options.gateTimeoutMs,
+        env,
         signal: controller.signal,
-        stopRequested: gentle.signal,
         redactor,
-        idleTimeoutMs: options.idleTimeoutMs,
-        maxWaitMs: options.maxWaitMs,
-        backoff: options.backoff,
-        prices: options.prices,
-        state,
         emit,
-        agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
+        prdRelative,
+        task: options.task,
+        verifier: {
+          adapter: verifierAdapter,
+          fallback: verifierAdapter === adapter ? fallback : undefined,
+          model: options.verifierModel,
+          agentCmd: options.agentCmd,
+          passEnv: options.passEnv,
+          timeoutMs: options.iterationTimeoutMs,
+          templates,
+          guard,
+          verdictFile: join(paths.dir, 'verdict.json'),
+          claimFile: paths.claim,
+          agents,
+        },
       },
       emit,
       signal: controller.signal,
       stopRequested: gentle.signal,
       env,
       redactor,
-      guard: {
-        git,
-        root: options.root,
-        gitDir: await git.gitCommonDir(),
-        starDir: paths.dir,
-        branch,
-        protectedPaths: options.protectedPaths,
-        allowPush: options.allowPush,
-        promptFile: options.promptFile,
-        prdFile: options.prdFile,
-      },
-      prdRelative: options.prdFile ? relative(options.root, options.prdFile) : undefined,
+      guard,
+      prdRelative,
       permit: fleetPermit(() => {
         if (gentle.signal.aborted) return;
         gentle.abort();

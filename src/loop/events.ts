@@ -2,7 +2,8 @@ import type { AgentEvent } from '../agents/agent-run-context.js';
 import type { Plan } from '../recon/plan.js';
 import { redactDeep } from '../safety/redactor.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { ClaimRecord, GateResult, IterationRecord, StopReason } from '../state/run-state-schema.js';
+import type { ClaimRecord, IterationRecord, StopReason } from '../state/run-state-schema.js';
+import type { VerifyEvent } from '../verify/verify-context.js';
 
 /**
  * Everything the loop reports, as typed events. The loop only emits; subscribers write the NDJSON log,
@@ -31,10 +32,8 @@ export type LoopEvent =
   | { type: 'work.committed'; iteration: number; commit: string; message: string }
   | { type: 'passes.restored'; iteration: number; stories: string[] }
   | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }
-  | { type: 'gate.finished'; iteration: number; result: Omit<GateResult, 'tail'> }
   | { type: 'baseline.finished'; gates: Array<{ name: string; status: string; failures?: number }> }
-  | { type: 'verifier.started'; iteration: number; agent: string }
-  | { type: 'verifier.finished'; iteration: number; verdict: 'accept' | 'reject'; error?: string }
+  | VerifyEvent
   | { type: 'claim.verdict'; iteration: number; verdict: 'accepted' | 'rejected'; stories: string[]; findings: Finding[] }
   | { type: 'iteration.finished'; record: IterationRecord; stallStreak: number }
   | { type: 'warning'; message: string }

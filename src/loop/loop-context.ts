@@ -8,6 +8,7 @@ import type { Templates } from '../prompt/render-template.js';
 import type { Plan } from '../recon/plan.js';
 import type { Guard } from '../safety/check-safety.js';
 import type { StarPaths } from '../state/star-paths.js';
+import type { VerifyContext } from '../verify/verify-context.js';
 import type { Emit } from './events.js';
 
 /** Everything an iteration needs, resolved once at start and passed down whole. */
@@ -22,6 +23,8 @@ export interface LoopContext {
   /** --fallback-agent: runs while the primary is rate-limited. */
   fallback?: AgentAdapter;
   templates: Templates;
+  /** What verification needs (the gates, the verifier and what it is held to). */
+  verify: VerifyContext;
   /** How agents run (implementer and verifier): the stop signals, waiting out rate limits, the price table. */
   agents: AgentRunContext;
   emit: Emit;

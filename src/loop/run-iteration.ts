@@ -197,7 +197,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
   const working = await git.workingChanges();
   const violations = await checkSafety(ctx.guard, guardBefore, working);
   if (violations.length > 0) {
-    keptRefs.push(...(await keepEvidence(ctx, state.runId, n, violations)));
+    keptRefs.push(...(await keepEvidence(ctx.git, state.runId, n, violations)));
     for (const v of violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });
     return {
       ...(await recordHead()),
@@ -260,7 +260,7 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
     verdict = 'accepted';
     claimNotes.push("--verify off: accepted on the agent's word alone, unverified");
   } else if ((collected.claim || options.verify === 'every') && head && workStart) {
-    const outcome = await verifyWork(ctx, state, {
+    const outcome = await verifyWork(ctx.verify, {
       iteration: n,
       runDir,
       workStart,
@@ -270,6 +270,13 @@ export async function runIteration(ctx: LoopContext, state: RunState, beforeAgen
       summary,
       extraFindings: collected.claim && options.mode === 'task' ? planFindings(untickedItems(planAfter ?? '')) : [],
       save: beforeAgent,
+      runId: state.runId,
+      baseline: state.baseline,
+      onVerifier: () => {
+        state.verifierRuns += 1;
+      },
+      budget: remainingBudget(options, state.records),
+      timeLeftMs: options.maxTimeMs !== undefined ? options.maxTimeMs - state.activeMs : Number.POSITIVE_INFINITY,
     });
     gates = outcome.gates;
     verification = outcome.verification;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoopContext } from '../loop/loop-context.js';
+import type { Git } from '../git/git.js';
 import type { Finding } from '../state/finding-schema.js';
 
 /**
@@ -9,8 +9,7 @@ import type { Finding } from '../state/finding-schema.js';
  * changes (as a commit made through a throw-away index; the files stay as they are) — unless they hold a
  * secret, which must not be written into the repository's objects. Returns the refs written.
  */
-export async function keepEvidence(ctx: LoopContext, runId: string, n: number, violations: Finding[]): Promise<string[]> {
-  const { git } = ctx;
+export async function keepEvidence(git: Git, runId: string, n: number, violations: Finding[]): Promise<string[]> {
   const refs: string[] = [];
   const head = await git.head();
   if (head) {

@@ -1,17 +1,15 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { getAgentAdapter } from '../agents/registry.js';
 import { runAgentWaiting } from '../agents/run-agent-waiting.js';
-import type { LoopContext } from '../loop/loop-context.js';
 import type { Story } from '../prd/prd-schema.js';
-import { renderTemplate } from '../prompt/render-template.js';
+import { buildVerifierPrompt } from '../prompt/build-verifier-prompt.js';
 import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { RunState, VerifierRecord } from '../state/run-state-schema.js';
-import { remainingBudget } from '../usage/check-budgets.js';
+import type { VerifierRecord } from '../state/run-state-schema.js';
 import { verdictSchema } from './verdict-schema.js';
+import type { VerifyContext } from './verify-context.js';
 
 export interface VerifierInput {
   runId: string;
@@ -24,6 +22,9 @@ export interface VerifierInput {
   summary?: string;
   /** Saves the run state while a rate limit is waited out. */
   save: () => Promise<void>;
+  /** What is left of the run's budgets for this agent run, and of --max-time. */
+  budget: { maxCostUsd?: number; maxTurns?: number };
+  timeLeftMs: number;
 }
 
 /** The verdict file's content as a record; anything but a valid verdict is a reject, with the reason. */
@@ -63,66 +64,62 @@ export function readVerdict(text: string | undefined, agent: string, durationMs:
  * A fresh agent with no memory of the implementation, briefed from prompts/verify.md to prove the claim
  * wrong. Its verdict travels through a file; it must leave the repository as it found it.
  */
-export async function runVerifier(ctx: LoopContext, state: RunState, input: VerifierInput): Promise<VerifierRecord> {
-  const { options, git, paths } = ctx;
-  const adapter = getAgentAdapter(options.verifierAgent);
-  const verdictFile = join(paths.dir, 'verdict.json');
+export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Promise<VerifierRecord> {
+  const { git, verifier } = ctx;
+  const { adapter, verdictFile } = verifier;
   await rm(verdictFile, { force: true });
-  const prompt = renderTemplate('verify', ctx.templates, {
+  const prompt = buildVerifierPrompt({
+    templates: verifier.templates,
     iteration: input.iteration,
-    storyId: input.story?.id,
-    storyTitle: input.story?.title,
-    storyDescription: input.story?.description,
-    acceptanceCriteria: (input.story?.acceptanceCriteria ?? []).map((c) => `- ${c}`).join('\n') || undefined,
+    story: input.story,
     task: input.task,
     summary: input.summary,
-    base: input.base.slice(0, 12),
-    head: input.head.slice(0, 12),
-    commits: (await git.commitsBetween(input.base, input.head)).map((c) => `- ${c}`).join('\n') || '(no commits)',
-    gates:
-      ctx.gates.length > 0
-        ? ctx.gates.map((g) => `   - ${g.name}: \`${g.command}\``).join('\n')
-        : '   (no gates were found: inspect by reading and running the code)',
+    base: input.base,
+    head: input.head,
+    commits: await git.commitsBetween(input.base, input.head),
+    gates: ctx.gates,
     verdictFile: '.star/verdict.json',
   });
   await writeFile(join(input.runDir, 'verifier-prompt.md'), prompt, 'utf8');
-  const guardBefore = await guardSnapshot(ctx.guard);
+  const guardBefore = await guardSnapshot(verifier.guard);
+  // star-loop's own state writes while the verifier runs are not the verifier's doing.
+  const refresh = async () => {
+    await input.save();
+    await refreshFingerprint(guardBefore.fingerprints, join(verifier.guard.starDir, 'state.json'));
+  };
   // The verifier waits out rate limits like the implementer; the fallback stands in when it is the same agent.
-  const run = await runAgentWaiting(ctx.agents, {
+  const run = await runAgentWaiting(verifier.agents, {
     iteration: input.iteration,
     role: 'verifier',
     primary: adapter,
-    fallback: adapter === ctx.adapter ? ctx.fallback : undefined,
+    fallback: verifier.fallback,
     invocation: (agent) =>
       agent.invocation({
-        root: options.root,
+        root: ctx.root,
         prompt,
         iteration: input.iteration,
         runDir: input.runDir,
-        claimFile: paths.claim,
+        claimFile: verifier.claimFile,
         storyId: input.story?.id,
-        model: agent === adapter ? options.verifierModel : undefined,
-        agentCmd: options.agentCmd,
+        model: agent === adapter ? verifier.model : undefined,
+        agentCmd: verifier.agentCmd,
         role: 'verifier',
         verdictFile,
         baseEnv: ctx.env,
-        passEnv: options.passEnv,
+        passEnv: verifier.passEnv,
         promptFile: join(input.runDir, 'verifier-prompt.md'),
-        budget: remainingBudget(options, state.records),
+        budget: input.budget,
       }),
     logFile: (attempt) => join(input.runDir, attempt === 1 ? 'verifier.log' : `verifier.${attempt}.log`),
-    timeoutMs: options.iterationTimeoutMs,
-    timeLeftMs: options.maxTimeMs !== undefined ? options.maxTimeMs - state.activeMs : Number.POSITIVE_INFINITY,
+    timeoutMs: verifier.timeoutMs,
+    timeLeftMs: input.timeLeftMs,
     // Like the implementer's: a runner killed with -9 mid-verification leaves this group for resume to end.
     onSpawn: async (pgid) => {
-      if (state.current) state.current.pgid = pgid;
-      await input.save();
-      await refreshFingerprint(guardBefore.fingerprints, paths.state);
+      const { current } = verifier.agents.state;
+      if (current) current.pgid = pgid;
+      await refresh();
     },
-    save: async () => {
-      await input.save();
-      await refreshFingerprint(guardBefore.fingerprints, paths.state);
-    },
+    save: refresh,
   });
   const { proc } = run;
   const text = await readFile(verdictFile, 'utf8').catch(() => undefined);
@@ -142,11 +139,11 @@ export async function runVerifier(ctx: LoopContext, state: RunState, input: Veri
     record.findings = [{ rule: 'verifier-no-verdict', detail: 'the verifier timed out before giving a verdict: not accepted' }];
   }
   // The verifier is held to the same boundaries as the implementer, checked before anything is committed.
-  const violations = await checkSafety(ctx.guard, guardBefore);
+  const violations = await checkSafety(verifier.guard, guardBefore);
   if (violations.length > 0) {
     record.verdict = 'reject';
     record.safety = violations;
-    record.keptRefs = await keepEvidence(ctx, `${input.runId}`, input.iteration, violations);
+    record.keptRefs = await keepEvidence(git, `${input.runId}`, input.iteration, violations);
     return record;
   }
   // The verifier only reads. Anything it changed is kept (committed), and the claim is not accepted on it.

@@ -2,15 +2,15 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareGates } from '../gates/compare-gates.js';
 import { runGates } from '../gates/run-gates.js';
-import type { LoopContext } from '../loop/loop-context.js';
 import type { Story } from '../prd/prd-schema.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { GateResult, RunState, Verification } from '../state/run-state-schema.js';
+import type { Baseline, GateResult, Verification } from '../state/run-state-schema.js';
 import { buildChangeSet } from './build-change-set.js';
 import { checkGatePins } from './check-gate-pins.js';
 import { checkHooks } from './check-hooks.js';
 import { cheatDetectors } from './detectors/index.js';
 import { runVerifier } from './run-verifier.js';
+import type { VerifyContext } from './verify-context.js';
 
 export interface VerifyInput {
   iteration: number;
@@ -26,6 +26,14 @@ export interface VerifyInput {
   extraFindings: Finding[];
   /** Saves the run state (while the verifier waits out a rate limit). */
   save: () => Promise<void>;
+  runId: string;
+  /** The gates before iteration 1, and the commit they ran on. */
+  baseline?: Baseline;
+  /** Called as the verifier starts: its run counts against the iteration budget. */
+  onVerifier: () => void;
+  /** What is left of the run's budgets for the verifier's agent run, and of --max-time. */
+  budget: { maxCostUsd?: number; maxTurns?: number };
+  timeLeftMs: number;
 }
 
 export interface VerifyOutcome {
@@ -40,37 +48,37 @@ export interface VerifyOutcome {
  * cheat detectors, the repository's own hooks); then — only for a claim that passed all of those — the
  * adversarial verifier agent, the one step that spends tokens.
  */
-export async function verifyWork(ctx: LoopContext, state: RunState, input: VerifyInput): Promise<VerifyOutcome> {
-  const { options, git, emit } = ctx;
+export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promise<VerifyOutcome> {
+  const { git, emit } = ctx;
   const gates = await runGates(ctx.gates, {
-    root: options.root,
+    root: ctx.root,
     logFile: join(input.runDir, 'gates.log'),
-    timeoutMs: options.gateTimeoutMs,
+    timeoutMs: ctx.gateTimeoutMs,
     env: ctx.env,
     signal: ctx.signal,
     redactor: ctx.redactor,
     onResult: ({ tail: _tail, ...result }) => emit({ type: 'gate.finished', iteration: input.iteration, result }),
   });
   const complete = gates.length === ctx.gates.length && !ctx.signal.aborted;
-  const compared = compareGates(state.baseline?.gates ?? [], gates);
+  const compared = compareGates(input.baseline?.gates ?? [], gates);
   const findings: Finding[] = [...compared.findings, ...input.extraFindings];
 
-  const intent = input.story ? `${input.story.title}\n${input.story.description ?? ''}` : (options.task ?? '');
+  const intent = input.story ? `${input.story.title}\n${input.story.description ?? ''}` : (ctx.task ?? '');
   const exclude = new Set(ctx.prdRelative ? [ctx.prdRelative] : []);
   const work = await buildChangeSet(git, input.workStart, input.head, intent, exclude);
   for (const detector of cheatDetectors) findings.push(...detector.detect(work));
-  const runStart = state.baseline?.commit ?? input.workStart;
+  const runStart = input.baseline?.commit ?? input.workStart;
   const sinceRunStart = runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude);
   findings.push(...checkGatePins(sinceRunStart));
   if (complete) {
     findings.push(
       ...(await checkHooks({
         git,
-        root: options.root,
+        root: ctx.root,
         base: input.workStart,
         head: input.head,
         logFile: join(input.runDir, 'hooks.log'),
-        timeoutMs: options.gateTimeoutMs,
+        timeoutMs: ctx.gateTimeoutMs,
         env: ctx.env,
         signal: ctx.signal,
         redactor: ctx.redactor,
@@ -80,18 +88,20 @@ export async function verifyWork(ctx: LoopContext, state: RunState, input: Verif
 
   const verification: Verification = { base: input.workStart, head: input.head, gates: compared.rows, findings };
   if (complete && input.claimed && findings.length === 0 && !ctx.signal.aborted) {
-    state.verifierRuns += 1;
-    emit({ type: 'verifier.started', iteration: input.iteration, agent: options.verifierAgent });
-    verification.verifier = await runVerifier(ctx, state, {
-      runId: state.runId,
+    input.onVerifier();
+    emit({ type: 'verifier.started', iteration: input.iteration, agent: ctx.verifier.adapter.name });
+    verification.verifier = await runVerifier(ctx, {
+      runId: input.runId,
       iteration: input.iteration,
       runDir: input.runDir,
       base: input.workStart,
       head: input.head,
       story: input.story,
-      task: options.task,
+      task: ctx.task,
       summary: input.summary,
       save: input.save,
+      budget: input.budget,
+      timeLeftMs: input.timeLeftMs,
     });
     findings.push(...(verification.verifier.verdict === 'accept' ? [] : verification.verifier.findings));
     if (verification.verifier.safety?.length) {

@@ -1,0 +1,50 @@
+import type { AgentAdapter } from '../agents/agent-adapter.js';
+import type { AgentEvent, AgentRunContext } from '../agents/agent-run-context.js';
+import type { Gate } from '../gates/gate.js';
+import type { Git } from '../git/git.js';
+import type { Templates } from '../prompt/render-template.js';
+import type { Guard } from '../safety/check-safety.js';
+import type { GateResult } from '../state/run-state-schema.js';
+
+/** What verification reports as it goes (the loop adds them to its events). */
+export type VerifyEvent =
+  | { type: 'gate.finished'; iteration: number; result: Omit<GateResult, 'tail'> }
+  | { type: 'verifier.started'; iteration: number; agent: string }
+  | { type: 'verifier.finished'; iteration: number; verdict: 'accept' | 'reject'; error?: string };
+
+/** The adversarial verifier: which agent, how it runs, what it is held to. */
+export interface VerifierSetup {
+  adapter: AgentAdapter;
+  /** Stands in while the verifier's provider is rate-limited (when the verifier is the implementer's agent). */
+  fallback?: AgentAdapter;
+  model?: string;
+  agentCmd?: string;
+  passEnv: readonly string[];
+  timeoutMs: number;
+  templates: Templates;
+  /** The boundaries the verifier is held to, as the implementer is. */
+  guard: Guard;
+  /** `.star/verdict.json` (the verifier writes it) and `.star/claim.json` (the implementer's claim). */
+  verdictFile: string;
+  claimFile: string;
+  agents: AgentRunContext;
+}
+
+/** Everything verification needs from the run, resolved once at start. */
+export interface VerifyContext {
+  git: Git;
+  root: string;
+  /** Pinned at recon. */
+  gates: readonly Gate[];
+  gateTimeoutMs: number;
+  /** The environment gates and hooks run with. */
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  redactor: { redact: (text: string) => string; longest: number };
+  emit: (event: VerifyEvent | AgentEvent) => void;
+  /** prd.json relative to the root: star-loop's own bookkeeping, left out of the checks on the diff. */
+  prdRelative?: string;
+  /** Task mode: what the work was meant to do. */
+  task?: string;
+  verifier: VerifierSetup;
+}
