@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../fleet/fleet-state-schema.js';
 import { Git } from '../git/git.js';
+import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../state/fleet-state-schema.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, readStateFile } from '../state/state-store.js';
 

@@ -11,7 +11,7 @@ import { readGitState } from '../git/read-git-state.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
 import { buildPlan } from '../recon/plan.js';
-import { renderPlan } from '../recon/render-plan.js';
+import { renderPlan } from '../report/render-plan.js';
 import { printLine } from '../report/terminal-output.js';
 import { decideWorkspace, defaultLoopBranch, describeWorkspace, worktreeDir } from '../safety/decide-workspace.js';
 import { starPaths } from '../state/star-paths.js';

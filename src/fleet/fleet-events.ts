@@ -1,5 +1,4 @@
 import type { LoopEventWithTime } from '../loop/events.js';
-import { renderEventLine } from '../report/render-event-line.js';
 import type { StopReason } from '../state/run-state-schema.js';
 import type { WorkerOutcome } from './decide-fleet.js';
 
@@ -43,40 +42,3 @@ export type FleetEvent =
     };
 
 export type FleetEventWithTime = FleetEvent & { time: string };
-
-/** The worker events worth a line in the fleet's human output (the rest are in its log). */
-const SHOWN: ReadonlySet<string> = new Set(['iteration.started', 'claim.verdict', 'verifier.started', 'agent.rate-limited', 'warning']);
-
-/** One concise human line (or none) per fleet event. Pure. */
-export function renderFleetLine(event: FleetEvent): string | undefined {
-  switch (event.type) {
-    case 'fleet.started':
-      return `star-loop fleet ${event.fleetId}${event.continued ? ' (continued)' : ''}: ${event.workers} workers on ${event.branch}; queue: ${event.queue.join(', ') || 'empty'}`;
-    case 'worker.started':
-      return `[w${event.slot}] ${event.story} attempt ${event.attempt}: ${event.continued ? 'continuing' : 'started'} on ${event.branch} in ${event.worktree}`;
-    case 'worker.event': {
-      if (!SHOWN.has(event.event.type)) return undefined;
-      const line = renderEventLine(event.event);
-      return line === undefined ? undefined : `[w${event.slot} ${event.story}] ${line.trim().split('\n')[0]}`;
-    }
-    case 'worker.finished':
-      return `[w${event.slot}] ${event.story} attempt ${event.attempt}: ${event.outcome}${event.exitCode !== undefined ? ` (exit ${event.exitCode})` : ''} — ${event.detail}`;
-    case 'merge.started':
-      return `merging ${event.story} (attempt ${event.attempt}): gates on the merged result`;
-    case 'story.merged':
-      return `✔ ${event.story} merged as #${event.order} (${event.commit.slice(0, 10)})`;
-    case 'story.returned':
-      return `↺ ${event.story} attempt ${event.attempt}: ${event.why} — ${event.detail}; ${event.next === 'park' ? 'parked for a human' : 'back to the queue'}`;
-    case 'story.parked':
-      return `⏸ ${event.story} parked for a human: ${event.detail}`;
-    case 'warning':
-      return `warning: ${event.message}`;
-    case 'fleet.finished':
-      return [
-        '',
-        `star-loop fleet: ${event.stopReason} — ${event.detail} (exit ${event.exitCode})`,
-        `  merged ${event.merged.join(', ') || 'nothing'}; parked ${event.parked.join(', ') || 'nothing'}; remaining ${event.remaining.join(', ') || 'nothing'}`,
-        `  report: ${event.reportFile}`,
-      ].join('\n');
-  }
-}

@@ -4,9 +4,9 @@ import type { Gate } from '../gates/gate.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories } from '../prd/select-next-story.js';
 import { describeWorkspace, type WorkspacePlan } from '../safety/decide-workspace.js';
+import { FLEET_SCHEMA_VERSION, type FleetState } from '../state/fleet-state-schema.js';
 import { newRunId } from '../state/new-run-state.js';
 import { fleetReadyStories } from './decide-fleet.js';
-import { FLEET_SCHEMA_VERSION, type FleetState } from './fleet-state-schema.js';
 
 export type FleetStart = { kind: 'new' | 'continue' };
 

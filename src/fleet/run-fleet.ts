@@ -5,12 +5,14 @@ import type { RunOptions } from '../config/run-options.js';
 import type { Gate } from '../gates/gate.js';
 import { Git } from '../git/git.js';
 import type { LoopEventWithTime } from '../loop/events.js';
+import type { FleetDenial, PermitAnswer } from '../loop/fleet-permit.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { readPrdNow } from '../prd/read-prd-passes.js';
 import { runProcess, signalProcess } from '../proc/run-process.js';
 import { formatFindings } from '../prompt/format-findings.js';
 import { worktreeDir } from '../safety/decide-workspace.js';
 import type { Finding } from '../state/finding-schema.js';
+import { type FleetState, type FleetStory, newFleetStory, type TimelineEntry } from '../state/fleet-state-schema.js';
 import { processRuns } from '../state/run-lock.js';
 import type { StopReason } from '../state/run-state-schema.js';
 import type { StarPaths } from '../state/star-paths.js';
@@ -29,8 +31,6 @@ import {
   type WorkerOutcome,
 } from './decide-fleet.js';
 import type { FleetEvent } from './fleet-events.js';
-import type { FleetDenial, PermitAnswer } from './fleet-permit.js';
-import { type FleetState, type FleetStory, newFleetStory, type TimelineEntry } from './fleet-state-schema.js';
 import { mergeStory } from './merge-story.js';
 import { runWorker, type WorkerExit } from './run-worker.js';
 

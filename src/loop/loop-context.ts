@@ -1,7 +1,6 @@
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { AgentRunContext } from '../agents/agent-run-context.js';
 import type { RunOptions } from '../config/run-options.js';
-import type { FleetDenial } from '../fleet/fleet-permit.js';
 import type { Gate } from '../gates/gate.js';
 import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';
@@ -10,6 +9,7 @@ import type { Guard } from '../safety/check-safety.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { VerifyContext } from '../verify/verify-context.js';
 import type { Emit } from './events.js';
+import type { FleetDenial } from './fleet-permit.js';
 
 /** Everything an iteration needs, resolved once at start and passed down whole. */
 export interface LoopContext {

@@ -1,6 +1,6 @@
-import type { FleetReport } from '../fleet/fleet-report.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { Report } from './build-report.js';
+import type { FleetReport } from './fleet-report.js';
 
 /** GitHub's workflow-command escaping: data escapes %, CR, LF; property values also : and ,. */
 const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

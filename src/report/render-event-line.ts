@@ -1,6 +1,6 @@
 import type { LoopEventWithTime } from '../loop/events.js';
-import { renderPlan } from '../recon/render-plan.js';
 import { formatDuration } from '../util/parse-duration.js';
+import { renderPlan } from './render-plan.js';
 
 /** One concise human line (or none) per loop event. Pure, so the terminal output is table-tested. */
 export function renderEventLine(event: LoopEventWithTime): string | undefined {

@@ -1,8 +1,8 @@
-import { renderPlan } from '../recon/render-plan.js';
 import type { Finding } from '../state/finding-schema.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
 import type { Report } from './build-report.js';
+import { renderPlan } from './render-plan.js';
 
 const where = (f: Finding) => (f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : '');
 const gateState = (g?: { status: string; failures?: number }) => (g ? `${g.status}${g.failures ? ` (${g.failures} failing)` : ''}` : '—');

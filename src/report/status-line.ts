@@ -49,7 +49,7 @@ export function foldStatus(status: LiveStatus, event: LoopEventWithTime): LiveSt
 }
 
 /** One line, cut to the terminal's width so it can be redrawn in place. */
-export function renderStatus(status: LiveStatus, now: number, columns: number): string {
+export function renderStatusLine(status: LiveStatus, now: number, columns: number): string {
   const parts = [
     status.iteration !== undefined ? `iteration ${status.index}/${status.maxIterations} (#${status.iteration})` : 'star-loop',
     status.story,

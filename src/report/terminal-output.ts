@@ -1,7 +1,7 @@
 import type { LoopEventWithTime } from '../loop/events.js';
 import type { OutputMode } from './output-mode.js';
 import { renderEventLine } from './render-event-line.js';
-import { foldStatus, initialStatus, renderStatus } from './status-line.js';
+import { foldStatus, initialStatus, renderStatusLine } from './status-line.js';
 
 const ESC = '\u001b[';
 const paint = (color: boolean, code: string, text: string) => (color ? `${ESC}${code}m${text}${ESC}0m` : text);
@@ -51,7 +51,7 @@ export function terminalSubscriber(
     shown = false;
   };
   const draw = () => {
-    out.write(`\r${ESC}2K${paint(mode.color, '2', renderStatus(status, Date.now(), columns()))}`);
+    out.write(`\r${ESC}2K${paint(mode.color, '2', renderStatusLine(status, Date.now(), columns()))}`);
     shown = true;
   };
   const above = (text: string) => {

@@ -12,12 +12,12 @@ import {
   storyBranch,
   unfinishedStories,
 } from '../../src/fleet/decide-fleet.js';
-import { renderFleetLine } from '../../src/fleet/fleet-events.js';
 import { decideFleetStart, workerPassArgs } from '../../src/fleet/fleet-plan.js';
-import { type FleetState, type FleetStory, newFleetStory } from '../../src/fleet/fleet-state-schema.js';
-import { describeFleetStatus, renderFleetStatus } from '../../src/fleet/fleet-status.js';
 import { workerArgs } from '../../src/fleet/run-worker.js';
 import type { Prd } from '../../src/prd/prd-schema.js';
+import { describeFleetStatus, renderFleetStatus } from '../../src/report/describe-fleet-status.js';
+import { renderFleetLine } from '../../src/report/render-fleet-line.js';
+import { type FleetState, type FleetStory, newFleetStory } from '../../src/state/fleet-state-schema.js';
 
 const story = (id: string, extra: Partial<Prd['userStories'][number]> = {}) => ({ id, title: id, passes: false, ...extra });
 const prd = (...stories: Prd['userStories']): Prd => ({ branchName: 'work', userStories: stories });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/build-report.js';
 import { githubAnnotations } from '../../src/report/github.js';
 import { chooseOutputMode } from '../../src/report/output-mode.js';
-import { foldStatus, initialStatus, renderStatus } from '../../src/report/status-line.js';
+import { foldStatus, initialStatus, renderStatusLine } from '../../src/report/status-line.js';
 
 describe('output mode', () => {
   it.each([
@@ -54,7 +54,7 @@ describe('the live status line', () => {
     s = foldStatus(s, { type: 'run.started', runId: 'r', continued: false, plan: {} as never, time: t });
     s = foldStatus(s, { type: 'iteration.started', iteration: 7, index: 2, maxIterations: 20, story: 'US-002', time: t });
     s = foldStatus(s, { type: 'agent.activity', iteration: 7, role: 'implementer', tool: 'Bash', text: 'Bash: npm test', time: t });
-    expect(renderStatus(s, Date.parse(t) + 65_000, 200)).toBe('⟳ iteration 2/20 (#7) · US-002 · agent · 1m5s · Bash: npm test');
+    expect(renderStatusLine(s, Date.parse(t) + 65_000, 200)).toBe('⟳ iteration 2/20 (#7) · US-002 · agent · 1m5s · Bash: npm test');
     s = foldStatus(s, {
       type: 'agent.finished',
       iteration: 7,
@@ -68,11 +68,11 @@ describe('the live status line', () => {
     });
     s = foldStatus(s, { type: 'verifier.started', iteration: 7, agent: 'claude', time: t });
     s = foldStatus(s, { type: 'claim.verdict', iteration: 7, verdict: 'accepted', stories: ['US-002'], findings: [], time: t });
-    const line = renderStatus(s, Date.parse(t), 200);
+    const line = renderStatusLine(s, Date.parse(t), 200);
     expect(line).toContain('verifier');
     expect(line).toContain('$0.5000');
     expect(line).toContain('last: accepted US-002');
-    expect(renderStatus(s, Date.parse(t), 30).length).toBeLessThanOrEqual(30);
+    expect(renderStatusLine(s, Date.parse(t), 30).length).toBeLessThanOrEqual(30);
   });
 });
 

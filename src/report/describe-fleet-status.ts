@@ -1,6 +1,6 @@
+import type { FleetState } from '../state/fleet-state-schema.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
-import type { FleetState } from './fleet-state-schema.js';
 
 export interface FleetStatus {
   kind: 'fleet';

@@ -1,6 +1,6 @@
+import type { Plan } from '../recon/plan.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
-import type { Plan } from './plan.js';
 
 /** The recon plan as text, for `--dry-run`, the terminal at start and the report. */
 export function renderPlan(plan: Plan): string {

@@ -1,7 +1,7 @@
 import type { Prd } from '../prd/prd-schema.js';
+import type { FleetState, TimelineEntry } from '../state/fleet-state-schema.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
-import type { FleetState, TimelineEntry } from './fleet-state-schema.js';
 
 /** `.star/report.json` of a fleet (`kind: "fleet"`); `.star/report.md` is rendered from it. */
 export interface FleetReport {
