@@ -15,7 +15,6 @@ import { Git } from '../git/git.js';
 import { readGitState } from '../git/read-git-state.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
 import { createEmitter } from '../loop/events.js';
-import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
 import { buildFleetReport, renderFleetReportMarkdown } from '../report/fleet-report.js';
@@ -25,14 +24,15 @@ import { clock, printLine } from '../report/terminal-output.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';
 import { decideWorkspace } from '../safety/decide-workspace.js';
 import { createRedactor, redactDeep } from '../safety/redactor.js';
+import { runOnFinish } from '../session/run-on-finish.js';
+import { onStopSignals } from '../session/stop-signals.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../state/fleet-state-schema.js';
-import { acquireLock } from '../state/run-lock.js';
-import type { StopReason } from '../state/run-state-schema.js';
+import { acquireLock } from '../state/lock.js';
 import { starPaths } from '../state/star-paths.js';
+import type { StopReason } from '../state/state-schema.js';
 import { readStateFile, writeState } from '../state/state-store.js';
 import { uncoveredCostBudget } from '../usage/check-budgets.js';
-import { onStopSignals } from './stop-signals.js';
 
 export interface FleetFlags extends RunFlags {
   workers?: string;

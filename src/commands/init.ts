@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULTS } from '../config/run-options.js';
+import { DEFAULTS } from '../config/options.js';
 import { ExitCode } from '../errors.js';
 import { discoverGates } from '../gates/discover-gates.js';
 import type { Gate } from '../gates/gate.js';

@@ -2,7 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AgentRunContext } from '../agents/agent-run-context.js';
 import { getAgentAdapter } from '../agents/registry.js';
-import { limitsOf } from '../config/run-options.js';
+import { limitsOf } from '../config/options.js';
 import { type ExitCode, RefusedError } from '../errors.js';
 import { createEventLogger } from '../log/create-logger.js';
 import { exitCodeFor } from '../loop/decide-next-step.js';
@@ -11,7 +11,6 @@ import { fleetPermit } from '../loop/fleet-permit.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { recoverInterrupted } from '../loop/recover-interrupted.js';
 import { remainingWork, runLoop } from '../loop/run-loop.js';
-import { runOnFinish } from '../loop/run-on-finish.js';
 import { loadTemplates } from '../prompt/load-templates.js';
 import { buildReport } from '../report/build-report.js';
 import { githubAnnotations } from '../report/github.js';
@@ -23,12 +22,13 @@ import { applyWorkspace } from '../safety/apply-workspace.js';
 import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js';
 import type { Guard } from '../safety/check-safety.js';
 import { createRedactor, redactDeep } from '../safety/redactor.js';
-import { startRunState } from '../state/new-run-state.js';
-import { acquireLock } from '../state/run-lock.js';
+import { runOnFinish } from '../session/run-on-finish.js';
+import { onStopSignals } from '../session/stop-signals.js';
+import { acquireLock } from '../state/lock.js';
+import { resumeOrCreateState } from '../state/resume-or-create-state.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, writeState } from '../state/state-store.js';
 import type { Recon } from './run.js';
-import { onStopSignals } from './stop-signals.js';
 
 /** The run itself, after recon: refusals, workspace, lock, the loop, the report. */
 export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCode> {
@@ -71,7 +71,7 @@ export async function startRun(recon: Recon, rawArgs: string[]): Promise<ExitCod
       await writePushBlockingHooks(hooks, await git.hooksDir());
       env = { ...process.env, ...pushBlockingEnv(process.env, hooks) };
     }
-    const { state, continued } = startRunState(await readState(paths.state), options.mode, plan.target);
+    const { state, continued } = resumeOrCreateState(await readState(paths.state), options.mode, plan.target);
     state.branch = branch;
     state.worktree = worktree;
     state.limits = limitsOf(options);

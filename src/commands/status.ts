@@ -4,7 +4,7 @@ import { describeFleetStatus, renderFleetStatus } from '../report/describe-fleet
 import { describeRunStatus, renderRunStatus } from '../report/describe-run-status.js';
 import { printLine } from '../report/terminal-output.js';
 import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../state/fleet-state-schema.js';
-import { isStale, readLock } from '../state/run-lock.js';
+import { isStale, readLock } from '../state/lock.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, readStateFile } from '../state/state-store.js';
 import { latestIsFleet } from './resume.js';

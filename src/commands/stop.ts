@@ -1,7 +1,7 @@
 import { ExitCode, InputError } from '../errors.js';
 import { Git } from '../git/git.js';
 import { printLine } from '../report/terminal-output.js';
-import { isStale, readLock } from '../state/run-lock.js';
+import { isStale, readLock } from '../state/lock.js';
 import { starPaths } from '../state/star-paths.js';
 
 /**

@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { parseDuration } from '../util/parse-duration.js';
 import type { StarConfig } from './config-schema.js';
-import { DEFAULTS, type OnStall, type RunOptions, type VerifyMode } from './run-options.js';
+import { DEFAULTS, type OnStall, type RunOptions, type VerifyMode } from './options.js';
 
 /** The `run` command's flags as commander hands them over: undefined when not given. */
 export interface RunFlags {

@@ -1,11 +1,11 @@
+import { limitsOf, type RunOptions } from '../config/options.js';
 import type { RunFlags } from '../config/resolve-options.js';
-import { limitsOf, type RunOptions } from '../config/run-options.js';
 import type { Gate } from '../gates/gate.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories } from '../prd/select-next-story.js';
 import { describeWorkspace, type WorkspacePlan } from '../safety/decide-workspace.js';
 import { FLEET_SCHEMA_VERSION, type FleetState } from '../state/fleet-state-schema.js';
-import { newRunId } from '../state/new-run-state.js';
+import { newRunId } from '../state/resume-or-create-state.js';
 import { fleetReadyStories } from './decide-fleet.js';
 
 export type FleetStart = { kind: 'new' | 'continue' };

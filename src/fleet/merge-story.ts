@@ -6,7 +6,7 @@ import { runGates } from '../gates/run-gates.js';
 import type { Git } from '../git/git.js';
 import { setStoryPasses } from '../prd/set-story-passes.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { GateBaseline, GateComparison } from '../state/run-state-schema.js';
+import type { GateBaseline, GateComparison } from '../state/state-schema.js';
 
 export interface MergeInput {
   /** The repository root, checked out on the integration branch. */

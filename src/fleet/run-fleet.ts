@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { RunOptions } from '../config/run-options.js';
+import type { RunOptions } from '../config/options.js';
 import type { Gate } from '../gates/gate.js';
 import { Git } from '../git/git.js';
 import type { LoopEventWithTime } from '../loop/events.js';
@@ -13,9 +13,9 @@ import { formatFindings } from '../prompt/format-findings.js';
 import { worktreeDir } from '../safety/decide-workspace.js';
 import type { Finding } from '../state/finding-schema.js';
 import { type FleetState, type FleetStory, newFleetStory, type TimelineEntry } from '../state/fleet-state-schema.js';
-import { processRuns } from '../state/run-lock.js';
-import type { StopReason } from '../state/run-state-schema.js';
+import { processRuns } from '../state/lock.js';
 import type { StarPaths } from '../state/star-paths.js';
+import type { StopReason } from '../state/state-schema.js';
 import { writeState } from '../state/state-store.js';
 import { iterationUsage } from '../usage/sum-usage.js';
 import {

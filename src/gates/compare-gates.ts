@@ -1,5 +1,5 @@
 import type { Finding } from '../state/finding-schema.js';
-import type { GateBaseline, GateComparison, GateResult } from '../state/run-state-schema.js';
+import type { GateBaseline, GateComparison, GateResult } from '../state/state-schema.js';
 import { countFailures } from './count-failures.js';
 
 const RED_TEXT: Record<GateResult['status'], string> = { pass: 'passed', fail: 'failed', timeout: 'timed out', error: 'could not be run' };

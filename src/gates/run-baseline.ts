@@ -1,5 +1,5 @@
 import type { Git } from '../git/git.js';
-import type { Baseline } from '../state/run-state-schema.js';
+import type { Baseline } from '../state/state-schema.js';
 import { toBaseline } from './compare-gates.js';
 import type { Gate } from './gate.js';
 import { type GateRunOptions, runGates } from './run-gates.js';

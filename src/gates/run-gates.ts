@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import { runProcess } from '../proc/run-process.js';
-import type { GateResult } from '../state/run-state-schema.js';
+import type { GateResult } from '../state/state-schema.js';
 import type { Gate } from './gate.js';
 
 export interface GateRunOptions {

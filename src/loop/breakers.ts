@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
-import type { IterationRecord, RunState } from '../state/run-state-schema.js';
+import type { IterationRecord, RunState } from '../state/state-schema.js';
 import { describeHazard, HARD_HAZARDS } from './detect-hazard.js';
 import type { LoopContext } from './loop-context.js';
 

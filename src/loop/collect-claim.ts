@@ -1,5 +1,5 @@
 import type { ClaimFileResult } from '../state/read-claim-file.js';
-import type { ClaimRecord } from '../state/run-state-schema.js';
+import type { ClaimRecord } from '../state/state-schema.js';
 
 /** `<promise>COMPLETE</promise>` counts only standing alone on a line of the final message. */
 export function hasPromise(finalMessage: string): boolean {

@@ -1,6 +1,6 @@
-import type { OnStall } from '../config/run-options.js';
+import type { OnStall } from '../config/options.js';
 import { ExitCode } from '../errors.js';
-import type { StopReason } from '../state/run-state-schema.js';
+import type { StopReason } from '../state/state-schema.js';
 
 export type NextStep = { kind: 'iterate' } | { kind: 'stop'; reason: StopReason; detail: string };
 

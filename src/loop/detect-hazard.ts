@@ -1,5 +1,5 @@
 import type { AgentOutput } from '../agents/agent-adapter.js';
-import type { hazards } from '../state/run-state-schema.js';
+import type { hazards } from '../state/state-schema.js';
 
 export type Hazard = (typeof hazards)[number];
 

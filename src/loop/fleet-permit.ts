@@ -1,4 +1,4 @@
-import type { StopReason } from '../state/run-state-schema.js';
+import type { StopReason } from '../state/state-schema.js';
 
 /** Why a fleet refuses a worker's next iteration: a budget of the whole fleet, or a stop. */
 export type FleetDenial = {

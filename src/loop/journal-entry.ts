@@ -1,4 +1,4 @@
-import type { IterationRecord } from '../state/run-state-schema.js';
+import type { IterationRecord } from '../state/state-schema.js';
 
 const MAX_SUMMARY = 240;
 

@@ -1,6 +1,6 @@
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { AgentRunContext } from '../agents/agent-run-context.js';
-import type { RunOptions } from '../config/run-options.js';
+import type { RunOptions } from '../config/options.js';
 import type { Gate } from '../gates/gate.js';
 import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';

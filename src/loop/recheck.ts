@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { compareGates } from '../gates/compare-gates.js';
 import { runGates } from '../gates/run-gates.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { RunState } from '../state/run-state-schema.js';
+import type { RunState } from '../state/state-schema.js';
 import { buildChangeSet } from '../verify/build-change-set.js';
 import { testRemoval } from '../verify/detectors/test-removal.js';
 import type { LoopContext } from './loop-context.js';

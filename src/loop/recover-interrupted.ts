@@ -1,7 +1,7 @@
 import type { Git } from '../git/git.js';
 import { killGroup } from '../proc/run-process.js';
-import { processRuns } from '../state/run-lock.js';
-import type { RunState } from '../state/run-state-schema.js';
+import { processRuns } from '../state/lock.js';
+import type { RunState } from '../state/state-schema.js';
 
 /**
  * A runner killed mid-iteration (kill -9, a crash, a reboot) leaves an iteration without a record, perhaps

@@ -11,7 +11,7 @@ import { keepEvidence } from '../safety/keep-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
 import { readJournalTail } from '../state/journal.js';
 import { readClaimFile } from '../state/read-claim-file.js';
-import type { GateResult, IterationRecord, RunState } from '../state/run-state-schema.js';
+import type { GateResult, IterationRecord, RunState } from '../state/state-schema.js';
 import { takeHints } from '../state/take-hints.js';
 import { remainingBudget } from '../usage/check-budgets.js';
 import { formatDuration } from '../util/parse-duration.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { runBaseline } from '../gates/run-baseline.js';
 import { readPrdNow } from '../prd/read-prd-passes.js';
 import { appendJournal } from '../state/journal.js';
-import type { RunState, StopReason } from '../state/run-state-schema.js';
+import type { RunState, StopReason } from '../state/state-schema.js';
 import { writeState } from '../state/state-store.js';
 import { checkBudgets } from '../usage/check-budgets.js';
 import { detectOscillation, detectRepeatedClaim, parkedBlock, parkStory, trackErrors, trackHazard } from './breakers.js';

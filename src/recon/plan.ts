@@ -1,4 +1,4 @@
-import type { RunOptions } from '../config/run-options.js';
+import type { RunOptions } from '../config/options.js';
 import type { Gate } from '../gates/gate.js';
 import type { GitState } from '../git/read-git-state.js';
 import type { Prd } from '../prd/prd-schema.js';

@@ -1,6 +1,6 @@
 import type { Plan } from '../recon/plan.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { GateComparison, RunState } from '../state/run-state-schema.js';
+import type { GateComparison, RunState } from '../state/state-schema.js';
 import { iterationUsage, sumUsage, usageByStory } from '../usage/sum-usage.js';
 
 export const REPORT_SCHEMA = 'star-loop/report@1';

@@ -1,4 +1,4 @@
-import type { RunState } from '../state/run-state-schema.js';
+import type { RunState } from '../state/state-schema.js';
 import { formatUsd, sumUsage } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
 

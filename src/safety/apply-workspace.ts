@@ -1,6 +1,6 @@
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import type { RunOptions } from '../config/run-options.js';
+import type { RunOptions } from '../config/options.js';
 import { RefusedError } from '../errors.js';
 import { Git } from '../git/git.js';
 import type { WorkspacePlan } from './decide-workspace.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import type { RunOptions } from '../config/run-options.js';
+import type { RunOptions } from '../config/options.js';
 import type { GitState } from '../git/read-git-state.js';
 
 export type WorkspacePlan =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findingSchema } from './finding-schema.js';
-import { baselineSchema, stopReasons } from './run-state-schema.js';
+import { baselineSchema, stopReasons } from './state-schema.js';
 
 export const FLEET_SCHEMA_VERSION = 1;
 

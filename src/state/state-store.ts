@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { ExitCode, StarError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { type RunState, runStateSchema, STATE_SCHEMA_VERSION } from './run-state-schema.js';
+import { type RunState, runStateSchema, STATE_SCHEMA_VERSION } from './state-schema.js';
 
 /** Reads `.star/state.json`; undefined when absent. A corrupt or newer file is an error, never overwritten. */
 export async function readState(file: string): Promise<RunState | undefined> {

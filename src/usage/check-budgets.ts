@@ -1,4 +1,4 @@
-import type { IterationRecord, StopReason } from '../state/run-state-schema.js';
+import type { IterationRecord, StopReason } from '../state/state-schema.js';
 import { formatUsd, largestIteration, sumUsage, type UsageTotals } from './sum-usage.js';
 
 /** The budgets of a run (its resolved options hold them). */

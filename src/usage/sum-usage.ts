@@ -1,4 +1,4 @@
-import type { IterationRecord, UsageRecord } from '../state/run-state-schema.js';
+import type { IterationRecord, UsageRecord } from '../state/state-schema.js';
 
 /** Cost and tokens of one iteration or of several, with how many agent runs reported no cost. */
 export interface UsageTotals {

@@ -7,7 +7,7 @@ import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { VerifierRecord } from '../state/run-state-schema.js';
+import type { VerifierRecord } from '../state/state-schema.js';
 import { verdictSchema } from './verdict-schema.js';
 import type { VerifyContext } from './verify-context.js';
 

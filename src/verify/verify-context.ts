@@ -4,7 +4,7 @@ import type { Gate } from '../gates/gate.js';
 import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';
 import type { Guard } from '../safety/check-safety.js';
-import type { GateResult } from '../state/run-state-schema.js';
+import type { GateResult } from '../state/state-schema.js';
 
 /** What verification reports as it goes (the loop adds them to its events). */
 export type VerifyEvent =

@@ -4,7 +4,7 @@ import { compareGates } from '../gates/compare-gates.js';
 import { runGates } from '../gates/run-gates.js';
 import type { Story } from '../prd/prd-schema.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { Baseline, GateResult, Verification } from '../state/run-state-schema.js';
+import type { Baseline, GateResult, Verification } from '../state/state-schema.js';
 import { buildChangeSet } from './build-change-set.js';
 import { checkGatePins } from './check-gate-pins.js';
 import { checkHooks } from './check-hooks.js';

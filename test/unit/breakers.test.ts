@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { longestBackoff, pickAgent } from '../../src/agents/pick-agent.js';
 import { detectOscillation, detectRepeatedClaim, trackHazard } from '../../src/loop/breakers.js';
 import { askedQuestion, detectHazard } from '../../src/loop/detect-hazard.js';
-import type { IterationRecord, RunState } from '../../src/state/run-state-schema.js';
+import type { IterationRecord, RunState } from '../../src/state/state-schema.js';
 
 const rec = (r: Partial<IterationRecord>) => ({ agent: { timedOut: false, isError: false }, ...r }) as IterationRecord;
 

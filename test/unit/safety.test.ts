@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunOptions } from '../../src/config/run-options.js';
+import type { RunOptions } from '../../src/config/options.js';
 import type { GitState } from '../../src/git/read-git-state.js';
 import { BLOCKED_SCHEME, pushBlockingEnv } from '../../src/safety/block-push.js';
 import { decideWorkspace } from '../../src/safety/decide-workspace.js';

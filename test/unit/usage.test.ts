@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentOutput } from '../../src/agents/agent-adapter.js';
-import type { IterationRecord } from '../../src/state/run-state-schema.js';
+import type { IterationRecord } from '../../src/state/state-schema.js';
 import { checkBudgets, remainingBudget, uncoveredCostBudget } from '../../src/usage/check-budgets.js';
 import { priceFor } from '../../src/usage/price-table.js';
 import { mergeUsage, resolveUsage } from '../../src/usage/resolve-usage.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareGates } from '../../src/gates/compare-gates.js';
 import { countFailures } from '../../src/gates/count-failures.js';
 import { parseUnifiedDiff } from '../../src/git/parse-unified-diff.js';
-import type { GateResult } from '../../src/state/run-state-schema.js';
+import type { GateResult } from '../../src/state/state-schema.js';
 import { checkGatePins } from '../../src/verify/check-gate-pins.js';
 import { readVerdict } from '../../src/verify/run-verifier.js';
 import { changeSet, fileChange } from '../helpers/change-of.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type RunState, STATE_SCHEMA_VERSION } from './run-state-schema.js';
+import { type RunState, STATE_SCHEMA_VERSION } from './state-schema.js';
 
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -10,7 +10,7 @@ export function newRunId(now = new Date()): string {
  * The state to run with: the previous run continued when it paused (or its runner died) on the same
  * target, otherwise a new run that keeps numbering iterations after the last one in this repository.
  */
-export function startRunState(
+export function resumeOrCreateState(
   previous: RunState | undefined,
   mode: RunState['mode'],
   target: string,
