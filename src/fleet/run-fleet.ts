@@ -14,6 +14,7 @@ import { worktreeDir } from '../safety/decide-workspace.js';
 import type { Finding } from '../state/finding-schema.js';
 import { type FleetState, type FleetStory, newFleetStory, type TimelineEntry } from '../state/fleet-state-schema.js';
 import { processRuns } from '../state/lock.js';
+import { prepareStarDir } from '../state/prepare-star-dir.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { StopReason } from '../state/state-schema.js';
 import { writeState } from '../state/state-store.js';
@@ -394,8 +395,7 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
     story.branch = branch;
     story.worktree = dir;
     const starDir = join(dir, '.star');
-    await mkdir(starDir, { recursive: true });
-    await writeFile(join(starDir, '.gitignore'), '# star-loop state: never committed\n*\n');
+    await prepareStarDir(starDir);
     const setupDone = join(starDir, 'worktree-setup.done');
     if (ctx.setup && !existsSync(setupDone)) {
       const problem = await runSetup(ctx.setup, dir, join(paths.fleetDir, 'setup.log'), ctx.env);

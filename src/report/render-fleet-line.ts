@@ -1,5 +1,6 @@
 import type { FleetEvent } from '../fleet/fleet-events.js';
 import { renderEventLine } from './render-event-line.js';
+import { clock, printLine } from './terminal-output.js';
 
 /** The worker events worth a line in the fleet's human output (the rest are in its log). */
 const SHOWN: ReadonlySet<string> = new Set(['iteration.started', 'claim.verdict', 'verifier.started', 'agent.rate-limited', 'warning']);
@@ -36,4 +37,16 @@ export function renderFleetLine(event: FleetEvent): string | undefined {
         `  report: ${event.reportFile}`,
       ].join('\n');
   }
+}
+
+/**
+ * The fleet's terminal: with --json every event as one line, otherwise the concise human lines with their
+ * clock time (a fleet's output is plain: it interleaves several workers).
+ */
+export function fleetTerminalSubscriber(json: boolean): (event: FleetEvent & { time: string }) => void {
+  return (event) => {
+    if (json) return printLine(JSON.stringify(event));
+    const line = renderFleetLine(event);
+    if (line !== undefined) for (const l of line.replace(/^\n/, '').split('\n')) printLine(`${clock(event.time)} ${l}`);
+  };
 }

@@ -1,0 +1,51 @@
+import type { AgentAdapter } from '../agents/agent-adapter.js';
+import { getAgentAdapter } from '../agents/registry.js';
+import { loadConfig } from '../config/load-config.js';
+import type { RunOptions } from '../config/options.js';
+import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
+import { discoverGates } from '../gates/discover-gates.js';
+import type { Gate } from '../gates/gate.js';
+import { Git } from '../git/git.js';
+import { type GitState, readGitState } from '../git/read-git-state.js';
+import { type LoadedPrd, loadPrd } from '../prd/load-prd.js';
+import { findExecutable } from '../proc/find-executable.js';
+import { refuseUnmeasurableCost, repositoryRoot } from './refusals.js';
+
+/** What `run` and `fleet` both read before deciding anything: nothing is written. */
+export interface Survey {
+  root: string;
+  /** Flags over star.config.json over defaults, resolved once. */
+  options: RunOptions;
+  adapter: AgentAdapter;
+  /** --fallback-agent. */
+  fallback?: AgentAdapter;
+  git: Git;
+  gitState: GitState;
+  /** The project's quality gates, pinned for the run. */
+  gates: Gate[];
+  /** The agent's executable is on PATH. */
+  agentFound: boolean;
+  /** PRD mode: prd.json, validated. */
+  prd?: LoadedPrd;
+}
+
+/**
+ * The repository around `cwd` (or exit 2 with `hint`), the options, the agents (a cost budget none of them can
+ * measure is refused), prd.json, the git state, the gates and whether the agent is on PATH.
+ */
+export async function surveyProject(input: { cwd: string; taskText: string; flags: RunFlags; hint: string }): Promise<Survey> {
+  const root = await repositoryRoot(input.cwd, input.hint);
+  const { config } = await loadConfig(root);
+  const options = await resolveRunOptions({ cwd: input.cwd, root, taskText: input.taskText, flags: input.flags, config });
+  const adapter = getAgentAdapter(options.agent);
+  const fallback = options.fallbackAgent ? getAgentAdapter(options.fallbackAgent) : undefined;
+  refuseUnmeasurableCost(options, [adapter, getAgentAdapter(options.verifierAgent), ...(fallback ? [fallback] : [])]);
+  const git = new Git(root);
+  const prd = options.prdFile ? await loadPrd(options.prdFile) : undefined;
+  const [gitState, gates, executable] = await Promise.all([
+    readGitState(git),
+    discoverGates(root, options.gates),
+    findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
+  ]);
+  return { root, options, adapter, fallback, git, gitState, gates, agentFound: Boolean(executable), prd };
+}

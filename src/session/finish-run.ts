@@ -1,0 +1,54 @@
+import { relative } from 'node:path';
+import type { LoopContext } from '../loop/loop-context.js';
+import { remainingWork } from '../loop/run-loop.js';
+import { buildReport } from '../report/build-report.js';
+import { githubAnnotations } from '../report/github.js';
+import { publishReport } from '../report/publish-report.js';
+import { renderReportMarkdown } from '../report/render-report-markdown.js';
+import { redactDeep } from '../safety/redactor.js';
+import type { RunState } from '../state/state-schema.js';
+import { runOnFinish } from './run-on-finish.js';
+
+/** The report phase of a run: report.md/json (credentials scrubbed), the run.finished event, --on-finish. */
+export async function finishRun(ctx: LoopContext, state: RunState): Promise<number> {
+  const { options, paths, emit } = ctx;
+  const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
+  const report = buildReport({
+    state,
+    plan: ctx.plan,
+    remaining,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    verify: options.verify,
+  });
+  const published = redactDeep(report, ctx.redactor.redact);
+  await publishReport(
+    paths,
+    { json: published, markdown: renderReportMarkdown(published), annotations: () => githubAnnotations(published) },
+    options.json,
+  );
+  emit({
+    type: 'run.finished',
+    runId: state.runId,
+    stopReason: report.stopReason,
+    exitCode: report.exitCode,
+    detail: report.detail,
+    reportFile: relative(process.cwd(), paths.reportMd) || paths.reportMd,
+    iterations: report.iterations,
+    accepted: report.accepted.length,
+    rejected: report.rejected.length,
+    remaining,
+  });
+  if (options.onFinish) {
+    const problem = await runOnFinish({
+      command: options.onFinish,
+      root: options.root,
+      paths,
+      env: ctx.env,
+      runId: state.runId,
+      stopReason: report.stopReason,
+      exitCode: report.exitCode,
+    });
+    if (problem) emit({ type: 'warning', message: problem });
+  }
+  return report.exitCode;
+}

@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { limitsOf } from '../config/options.js';
+import type { ExitCode } from '../errors.js';
+import type { Git } from '../git/git.js';
+import { createEventLogger } from '../log/create-logger.js';
+import { exitCodeFor } from '../loop/decide-next-step.js';
+import { createEmitter, type LoopEvent } from '../loop/events.js';
+import type { LoopContext } from '../loop/loop-context.js';
+import { recoverInterrupted } from '../loop/recover-interrupted.js';
+import { runLoop } from '../loop/run-loop.js';
+import { loadTemplates } from '../prompt/load-templates.js';
+import { refuseToStart } from '../recon/refusals.js';
+import type { Recon } from '../recon/run-recon.js';
+import { chooseOutputMode } from '../report/output-mode.js';
+import { terminalSubscriber } from '../report/terminal-output.js';
+import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js';
+import { createRedactor } from '../safety/redactor.js';
+import { resumeOrCreateState } from '../state/resume-or-create-state.js';
+import type { StarPaths } from '../state/star-paths.js';
+import type { RunState } from '../state/state-schema.js';
+import { readState, writeState } from '../state/state-store.js';
+import { buildLoopContext } from './build-loop-context.js';
+import { finishRun } from './finish-run.js';
+import { openRun } from './open-run.js';
+import { onStopSignals } from './stop-signals.js';
+
+/** Agents and gates start from star-loop's environment, with git's push blocked unless --allow-push. */
+async function agentEnvironment(allowPush: boolean, git: Git, paths: StarPaths): Promise<NodeJS.ProcessEnv> {
+  if (allowPush) return process.env;
+  const hooks = join(paths.dir, 'hooks');
+  await writePushBlockingHooks(hooks, await git.hooksDir());
+  return { ...process.env, ...pushBlockingEnv(process.env, hooks) };
+}
+
+/** The loop; an internal error pauses the run (resumable) instead of losing it. */
+async function loopUntilStop(ctx: LoopContext, state: RunState): Promise<void> {
+  try {
+    await runLoop(ctx, state);
+  } catch (error) {
+    state.status = 'paused';
+    state.stopReason = 'error';
+    state.stopDetail = `internal error: ${(error as Error).message}`;
+    state.exitCode = exitCodeFor('error');
+    state.endedAt = new Date().toISOString();
+    await writeState(ctx.paths.state, state);
+    const why = ctx.options.debug ? `\n${(error as Error).stack ?? ''}` : ' (run with --debug for the stack trace)';
+    ctx.emit({ type: 'warning', message: `${state.stopDetail}${why}` });
+  }
+}
+
+/**
+ * One `star-loop run` after recon: refusals, lock and workspace, the run state (a paused or interrupted run
+ * continued), the loop with its subscribers and stop signals, then the report and --on-finish.
+ */
+export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitCode> {
+  const { plan } = recon;
+  refuseToStart({ head: plan.git.head, agent: recon.adapter, agentCmd: recon.options.agentCmd, agentFound: plan.agent.found });
+  const opened = await openRun(recon);
+  try {
+    const { options, git, paths } = opened;
+    const env = await agentEnvironment(options.allowPush, git, paths);
+    const { state, continued } = resumeOrCreateState(await readState(paths.state), options.mode, plan.target);
+    state.branch = opened.branch;
+    state.worktree = opened.worktree;
+    state.limits = limitsOf(options);
+    if (rawArgs.length > 0) state.argv = rawArgs;
+    const recovered = continued ? await recoverInterrupted(git, state) : [];
+
+    const logger = createEventLogger(paths.log);
+    const redactor = createRedactor(process.env);
+    const terminal = terminalSubscriber(chooseOutputMode({ json: options.json, isTTY: Boolean(process.stdout.isTTY), env: process.env }));
+    const emit = createEmitter<LoopEvent>([logger.log, terminal.onEvent], redactor.longest > 0 ? redactor.redact : undefined);
+    const controller = new AbortController();
+    const gentle = new AbortController();
+    const removeSignals = onStopSignals(controller, gentle, () =>
+      emit({ type: 'warning', message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)' }),
+    );
+    const ctx = buildLoopContext({
+      recon,
+      opened,
+      state,
+      env,
+      emit,
+      redactor,
+      stop: controller.signal,
+      gentle,
+      templates: await loadTemplates(),
+      gitDir: await git.gitCommonDir(),
+      agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
+    });
+    emit({ type: 'run.started', runId: state.runId, continued, plan });
+    for (const note of [...opened.lockWarnings, ...recovered, ...recon.agentNotes]) emit({ type: 'warning', message: note });
+    if (options.verify === 'off') {
+      emit({ type: 'warning', message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone" });
+    }
+    await loopUntilStop(ctx, state).finally(removeSignals);
+    const exitCode = await finishRun(ctx, state);
+    logger.close();
+    terminal.close();
+    git.close();
+    return exitCode as ExitCode;
+  } finally {
+    await opened.release();
+  }
+}
