@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { ExitCode, InputError } from '../errors.js';
-import { Git } from '../git/git.js';
+import { repositoryRoot } from '../recon/refusals.js';
 import { printLine } from '../report/terminal-output.js';
 
 const BIN = fileURLToPath(new URL('../../bin/star-loop.js', import.meta.url));
@@ -69,8 +69,7 @@ ${interval.join('\n')}
  * The same `run` (or `fleet`) command continues a paused one, so each night picks up where the last stopped.
  */
 export async function scheduleCommand(runArgs: string[], flags: { cron?: string; launchd?: boolean; fleet?: boolean }): Promise<ExitCode> {
-  const root = await Git.topLevel(process.cwd());
-  if (!root) throw new InputError(`${process.cwd()} is not inside a git repository`, 'run it in the repository the loop should work on');
+  const root = await repositoryRoot(process.cwd(), 'run it in the repository the loop should work on');
   if (!flags.cron)
     throw new InputError('--cron "MIN HOUR DOM MON DOW" is required', 'e.g. star-loop schedule --cron "0 1 * * *" -- --prd prd.json');
   const schedule: Schedule = {

@@ -1,17 +1,16 @@
 import { ExitCode, InputError } from '../errors.js';
-import { Git } from '../git/git.js';
+import { repositoryRoot } from '../recon/refusals.js';
 import { describeFleetStatus, renderFleetStatus } from '../report/describe-fleet-status.js';
 import { describeRunStatus, renderRunStatus } from '../report/describe-run-status.js';
 import { printLine } from '../report/terminal-output.js';
 import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../state/fleet-state-schema.js';
+import { latestIsFleet } from '../state/latest-is-fleet.js';
 import { isStale, readLock } from '../state/lock.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, readStateFile } from '../state/state-store.js';
-import { latestIsFleet } from './resume.js';
 
 export async function statusCommand(flags: { json?: boolean }): Promise<ExitCode> {
-  const root = await Git.topLevel(process.cwd());
-  if (!root) throw new InputError(`${process.cwd()} is not inside a git repository`, 'run it in the repository the loop runs in');
+  const root = await repositoryRoot(process.cwd(), 'run it in the repository the loop runs in');
   const paths = starPaths(root);
   if (await latestIsFleet(root)) {
     const fleet = await readStateFile(paths.fleet, fleetStateSchema, FLEET_SCHEMA_VERSION);

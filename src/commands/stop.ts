@@ -1,5 +1,5 @@
 import { ExitCode, InputError } from '../errors.js';
-import { Git } from '../git/git.js';
+import { repositoryRoot } from '../recon/refusals.js';
 import { printLine } from '../report/terminal-output.js';
 import { isStale, readLock } from '../state/lock.js';
 import { starPaths } from '../state/star-paths.js';
@@ -9,8 +9,7 @@ import { starPaths } from '../state/star-paths.js';
  * `--now`: it ends the agent's process group at once. Signals to the PID in `.star/lock`.
  */
 export async function stopCommand(flags: { now?: boolean }): Promise<ExitCode> {
-  const root = await Git.topLevel(process.cwd());
-  if (!root) throw new InputError(`${process.cwd()} is not inside a git repository`, 'run it in the repository of the run');
+  const root = await repositoryRoot(process.cwd(), 'run it in the repository of the run');
   const lock = await readLock(starPaths(root).lock);
   if (!lock || isStale(lock)) throw new InputError(`no star-loop is running in ${root}`, '`star-loop status` shows the last run');
   process.kill(lock.pid, flags.now ? 'SIGTERM' : 'SIGINT');
