@@ -19,11 +19,18 @@ export interface ClaimInput {
   passed: ReadonlySet<string>;
 }
 
+/** One claim (or none), what was noted while reading it, and the claim file's summary. */
+export interface CollectedClaim {
+  claim?: ClaimRecord;
+  notes: string[];
+  summary?: string;
+}
+
 /**
  * Every way an agent can claim completion, gathered into one claim (or none). A claim is only ever a
  * request for verification: nothing here decides that work passed.
  */
-export function collectClaim(input: ClaimInput): { claim?: ClaimRecord; notes: string[]; summary?: string } {
+export function collectClaim(input: ClaimInput): CollectedClaim {
   const notes: string[] = [];
   const sources = new Set<ClaimRecord['sources'][number]>();
   const stories = new Set<string>();

@@ -1,0 +1,114 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Story } from '../prd/prd-schema.js';
+import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
+import { passedIds, selectNextStory } from '../prd/select-next-story.js';
+import { buildPrompt } from '../prompt/build-prompt.js';
+import { readJournalTail } from '../state/journal.js';
+import type { RunState } from '../state/state-schema.js';
+import { takeHints } from '../state/take-hints.js';
+import type { LoopContext } from './loop-context.js';
+
+/** What an iteration knows before its agent starts. */
+export interface IterationStart {
+  /** The global iteration number (its `.star/runs/NNNN/` folder), and its place in this run. */
+  n: number;
+  index: number;
+  runDir: string;
+  startedAt: Date;
+  /** PRD mode: the story of this iteration, the stories that pass, and every story's `passes` before. */
+  story?: Story;
+  passed: ReadonlySet<string>;
+  passesBefore: ReadonlyMap<string, boolean>;
+  startHead?: string;
+  startTree?: string;
+  /** Where the work on this story (or the task) started: cheat checks look at everything since. */
+  workStart?: string;
+  /** Task mode: the agent's plan before it ran. */
+  planBefore?: string;
+  prompt: string;
+  /** star-loop's refs written so far: the commit the iteration started from. */
+  keptRefs: string[];
+}
+
+export async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Before the agent: pick the story, consume any old claim, take the hints, build and store the prompt,
+ * keep the starting commit on star-loop's own ref, and save the iteration as under way.
+ * `state.lastIteration` is advanced (and saved) before the agent starts, so a crash never reuses a folder.
+ */
+export async function beginIteration(ctx: LoopContext, state: RunState, save: () => Promise<void>): Promise<IterationStart> {
+  const { git, paths, options } = ctx;
+  const n = state.lastIteration + 1;
+  const index = state.iterationsThisRun + 1;
+  state.lastIteration = n;
+  const runDir = paths.iterationDir(n);
+  await mkdir(runDir, { recursive: true });
+  const startedAt = new Date();
+
+  const prdNow = options.prdFile ? await readPrdNow(options.prdFile) : undefined;
+  if (prdNow && !prdNow.loaded) throw new Error(`prd.json cannot be read at iteration ${n}: ${prdNow.error}`);
+  const prd = prdNow?.loaded;
+  const passed = prd ? passedIds(prd.prd) : new Set<string>();
+  const story = prd ? selectNextStory(prd.prd, passed, new Set(state.parked.map((p) => p.story)), options.story) : undefined;
+
+  const startHead = await git.head();
+  const startTree = startHead ? await git.tree(startHead) : undefined;
+  const workKey = story?.id ?? 'task';
+  if (startHead && !state.workStarts[workKey]) state.workStarts[workKey] = startHead;
+  // A claim is consumed: whatever an earlier iteration or a killed run left never counts.
+  await rm(paths.claim, { force: true });
+  const planBefore = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
+
+  const prompt = buildPrompt({
+    hints: await takeHints(paths, n),
+    templates: ctx.templates,
+    iteration: n,
+    gates: ctx.gates,
+    findings: state.pendingFindings,
+    findingsFromClaim: state.pendingFromClaim,
+    journalTail: await readJournalTail(paths.journal),
+    claimFile: '.star/claim.json',
+    prd: prd && story ? { file: ctx.prdRelative ?? 'prd.json', prd: prd.prd, story, passed } : undefined,
+    task: options.task ? { text: options.task, planFile: '.star/plan.md', plan: planBefore } : undefined,
+  });
+  await writeFile(join(runDir, 'prompt.md'), prompt, 'utf8');
+  ctx.emit({
+    type: 'iteration.started',
+    iteration: n,
+    index,
+    maxIterations: options.maxIterations,
+    story: story?.id,
+    storyTitle: story?.title,
+  });
+  // Whatever the agent does to history, the commit it started from stays reachable on star-loop's own ref.
+  const keptRefs: string[] = [];
+  if (startHead) {
+    keptRefs.push(`refs/star-loop/${state.runId}/${n}`);
+    await git.keepRef(`refs/star-loop/${state.runId}/${n}`, startHead);
+  }
+  state.current = { iteration: n, story: story?.id, startedAt: startedAt.toISOString() };
+  await save();
+  return {
+    n,
+    index,
+    runDir,
+    startedAt,
+    story,
+    passed,
+    passesBefore: prd ? passesMap(prd) : new Map<string, boolean>(),
+    startHead,
+    startTree,
+    workStart: state.workStarts[workKey],
+    planBefore,
+    prompt,
+    keptRefs,
+  };
+}

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import type { AgentRun } from '../agents/run-agent-waiting.js';
+import { runAgentWaiting } from '../agents/run-agent-waiting.js';
+import type { RunOptions } from '../config/options.js';
+import { type GuardSnapshot, guardSnapshot } from '../safety/check-safety.js';
+import { refreshFingerprint } from '../safety/fingerprints.js';
+import type { IterationRecord, RunState } from '../state/state-schema.js';
+import { remainingBudget } from '../usage/check-budgets.js';
+import { formatDuration } from '../util/parse-duration.js';
+import type { IterationStart } from './begin-iteration.js';
+import type { LoopContext } from './loop-context.js';
+import { timeLeft } from './time-left.js';
+
+/** The implementer's run, and what the guard saw just before it. */
+export interface ImplementerRun {
+  run: AgentRun;
+  /** The agent's part of the iteration record (the hazard and a verifier's rate limit are added later). */
+  agent: IterationRecord['agent'];
+  failed: boolean;
+  guardBefore: GuardSnapshot;
+}
+
+/** Why an agent run failed, in words, or undefined when it did not (pure). */
+export function agentErrorOf(run: AgentRun, options: Pick<RunOptions, 'maxWaitMs' | 'idleTimeoutMs'>): string | undefined {
+  const { proc, output } = run;
+  if (proc.spawnError) return proc.spawnError;
+  if (run.gaveUp) {
+    const how =
+      run.gaveUp.reason === 'stopped'
+        ? 'stopped while waiting out'
+        : `still limited after --max-wait ${formatDuration(options.maxWaitMs)}:`;
+    return `${how} ${run.gaveUp.signal.detail}`;
+  }
+  if (proc.idle) return `idle: no output for ${formatDuration(options.idleTimeoutMs ?? 0)}`;
+  if (proc.timedOut) return 'timed out';
+  if (output.isError) return output.errorMessage;
+  return proc.exitCode ? `exit code ${proc.exitCode}` : undefined;
+}
+
+/**
+ * A fresh implementer agent with the iteration's prompt, in its own process group, bounded by the iteration
+ * timeout and what is left of --max-time; rate limits are waited out (or the fallback runs).
+ */
+export async function runImplementer(
+  ctx: LoopContext,
+  state: RunState,
+  start: IterationStart,
+  save: () => Promise<void>,
+): Promise<ImplementerRun> {
+  const { options, paths } = ctx;
+  const { n, runDir } = start;
+  const guardBefore = await guardSnapshot(ctx.guard);
+  // star-loop's own state writes while the agent runs are not the agent's doing.
+  const saveOwn = async () => {
+    await save();
+    await refreshFingerprint(guardBefore.fingerprints, paths.state);
+  };
+  const budget = remainingBudget(options, state.records);
+  const run = await runAgentWaiting(ctx.agents, {
+    iteration: n,
+    role: 'implementer',
+    primary: ctx.adapter,
+    fallback: ctx.fallback,
+    invocation: (adapter) =>
+      adapter.invocation({
+        root: options.root,
+        prompt: start.prompt,
+        iteration: n,
+        runDir,
+        claimFile: paths.claim,
+        storyId: start.story?.id,
+        model: adapter === ctx.adapter ? options.model : undefined,
+        agentCmd: options.agentCmd,
+        role: 'implementer',
+        baseEnv: ctx.env,
+        passEnv: options.passEnv,
+        promptFile: join(runDir, 'prompt.md'),
+        budget,
+      }),
+    logFile: (attempt) => join(runDir, attempt === 1 ? 'agent.log' : `agent.${attempt}.log`),
+    timeoutMs: Math.min(options.iterationTimeoutMs, Math.max(1000, timeLeft(options, state))),
+    timeLeftMs: timeLeft(options, state),
+    // A runner killed with -9 leaves its agent running: the next runner finds and ends it by this id.
+    onSpawn: async (pgid) => {
+      if (state.current) state.current.pgid = pgid;
+      await saveOwn();
+    },
+    save: saveOwn,
+  });
+  const { proc, output } = run;
+  const error = agentErrorOf(run, options);
+  const agent: IterationRecord['agent'] = {
+    exitCode: proc.exitCode,
+    signal: proc.signal,
+    timedOut: proc.timedOut,
+    isError: Boolean(error),
+    error,
+    sessionId: output.sessionId,
+    name: run.adapter.name,
+    usage: run.usage,
+    attempts: run.attempts,
+    waitedMs: run.waitedMs,
+    rateLimited: run.gaveUp ? true : undefined,
+  };
+  ctx.emit({
+    type: 'agent.finished',
+    iteration: n,
+    exitCode: proc.exitCode,
+    signal: proc.signal,
+    timedOut: proc.timedOut,
+    isError: Boolean(error),
+    error,
+    durationMs: Math.round(proc.durationMs),
+    agent: run.adapter.name,
+    costUsd: run.usage?.costUsd,
+    attempts: run.attempts,
+    toolCalls: output.toolCalls,
+  });
+  return { run, agent, failed: Boolean(error), guardBefore };
+}

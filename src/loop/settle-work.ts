@@ -1,0 +1,55 @@
+import { checkSafety, type GuardSnapshot } from '../safety/check-safety.js';
+import { keepEvidence } from '../safety/keep-evidence.js';
+import type { Finding } from '../state/finding-schema.js';
+import type { IterationStart } from './begin-iteration.js';
+import type { LoopContext } from './loop-context.js';
+import { settlePrd } from './settle-prd.js';
+
+/** The tree after the agent, once star-loop has settled it (or the boundaries it crossed). */
+export type SettledWork =
+  | { kind: 'violated'; violations: Finding[]; keptRefs: string[] }
+  | {
+      kind: 'settled';
+      committedForAgent?: string;
+      /** Stories the agent flipped to `passes: true` itself: claims, nothing more. */
+      flipped: string[];
+      notes: string[];
+      endHead?: string;
+      endTree?: string;
+      filesChanged: number;
+    };
+
+/**
+ * After the agent: safety first, before star-loop touches anything (a violation ends the run; nothing is
+ * undone, the evidence is kept on star-loop's refs). Then nothing the agent did is lost — uncommitted work
+ * becomes a commit of its own — and any `passes` the agent wrote is set back (star-loop owns them).
+ */
+export async function settleWork(ctx: LoopContext, runId: string, start: IterationStart, guardBefore: GuardSnapshot): Promise<SettledWork> {
+  const { git, options, emit } = ctx;
+  const { n, startHead } = start;
+  const working = await git.workingChanges();
+  const violations = await checkSafety(ctx.guard, guardBefore, working);
+  if (violations.length > 0) {
+    const keptRefs = await keepEvidence(git, runId, n, violations);
+    for (const v of violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });
+    return { kind: 'violated', violations, keptRefs };
+  }
+  let committedForAgent: string | undefined;
+  if (working.length > 0) {
+    const message = `star-loop: iteration ${n} (uncommitted work)`;
+    committedForAgent = await git.commitAll(message);
+    if (committedForAgent) emit({ type: 'work.committed', iteration: n, commit: committedForAgent, message });
+  }
+  const notes: string[] = [];
+  let flipped: string[] = [];
+  if (options.prdFile) {
+    const settled = await settlePrd(git, options.prdFile, start.passesBefore, n);
+    flipped = settled.flipped;
+    if (settled.error) notes.push(`prd.json could not be read after the agent: ${settled.error}`);
+    if (settled.restored.length > 0) emit({ type: 'passes.restored', iteration: n, stories: settled.restored });
+  }
+  const endHead = await git.head();
+  const endTree = endHead ? await git.tree(endHead) : undefined;
+  const filesChanged = startHead && endHead && startHead !== endHead ? (await git.filesChangedBetween(startHead, endHead)).length : 0;
+  return { kind: 'settled', committedForAgent, flipped, notes, endHead, endTree, filesChanged };
+}
