@@ -2,7 +2,7 @@ import type { FleetDenial, PermitAnswer } from '../loop/fleet-permit.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { passedIds, readyStories } from '../prd/select-next-story.js';
 import type { FleetState, FleetStory } from '../state/fleet-state-schema.js';
-import type { StopReason } from '../state/state-schema.js';
+import type { StopReason } from '../state/stop-reasons.js';
 import { checkBudgetTotals } from '../usage/check-budgets.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loopEventSchema } from '../loop/event-schema.js';
-import { stopReasons } from '../state/state-schema.js';
+import { stopReasons } from '../state/stop-reasons.js';
 import type { FleetEvent } from './fleet-events.js';
 
 const stamped = <T extends z.ZodRawShape>(type: string, shape: T) =>

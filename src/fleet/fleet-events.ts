@@ -1,5 +1,5 @@
 import type { LoopEventWithTime } from '../loop/events.js';
-import type { StopReason } from '../state/state-schema.js';
+import type { StopReason } from '../state/stop-reasons.js';
 import type { WorkerOutcome } from './decide-fleet.js';
 
 /** Everything a fleet reports, as typed events: `.star/fleet/log.jsonl`, `--json` lines, the terminal. */

@@ -16,8 +16,8 @@ import { type FleetState, type FleetStory, newFleetStory, type TimelineEntry } f
 import { processRuns } from '../state/lock.js';
 import { prepareStarDir } from '../state/prepare-star-dir.js';
 import type { StarPaths } from '../state/star-paths.js';
-import type { StopReason } from '../state/state-schema.js';
 import { writeState } from '../state/state-store.js';
+import type { StopReason } from '../state/stop-reasons.js';
 import { iterationUsage } from '../usage/sum-usage.js';
 import {
   decideFleetEnd,

@@ -1,7 +1,7 @@
 import type { LoopEventWithTime } from '../loop/events.js';
 import { FLEET_WORKER_ENV, type PermitAnswer, type PermitRequest } from '../loop/fleet-permit.js';
 import { runProcess } from '../proc/run-process.js';
-import type { StopReason } from '../state/state-schema.js';
+import type { StopReason } from '../state/stop-reasons.js';
 
 export interface WorkerSpec {
   story: string;

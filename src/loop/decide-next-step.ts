@@ -1,6 +1,5 @@
 import type { OnStall } from '../config/options.js';
-import { ExitCode } from '../errors.js';
-import type { StopReason } from '../state/state-schema.js';
+import type { StopReason } from '../state/stop-reasons.js';
 
 export type NextStep = { kind: 'iterate' } | { kind: 'stop'; reason: StopReason; detail: string };
 
@@ -30,12 +29,30 @@ export interface NextStepInput {
   breaker?: { reason: StopReason; detail: string };
   /** A cost or token budget that is spent, or that the next iteration would not fit in. */
   budget?: { reason: StopReason; detail: string };
+  /** In a fleet's worker: the fleet refused this iteration (a shared budget, or a stop). */
+  denied?: { reason: StopReason; detail: string };
+  /** PRD mode, all work done: stories accepted earlier that no longer hold at the final re-check. */
+  regressed?: string;
+  /** Stories parked for a human: a run that runs out of iterations or time with some parked needs a human first. */
+  parkedStories?: readonly string[];
 }
 
 /** Before each iteration: stop, or go on. Completion first, so a last iteration that finished the work exits 0. */
 export function decideNextStep(input: NextStepInput): NextStep {
+  const step = firstStop(input);
+  const parked = input.parkedStories ?? [];
+  if (step.kind === 'stop' && parked.length > 0 && (step.reason === 'max-iterations' || step.reason === 'max-time')) {
+    return { kind: 'stop', reason: 'parked', detail: `${step.detail}; parked for a human: ${parked.join(', ')}` };
+  }
+  return step;
+}
+
+function firstStop(input: NextStepInput): NextStep {
   if (input.safety) return { kind: 'stop', reason: 'safety', detail: input.safety };
-  if (input.remaining === 0) return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
+  if (input.remaining === 0) {
+    if (input.regressed) return { kind: 'stop', reason: 'regressed', detail: input.regressed };
+    return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
+  }
   if (input.aborted) return { kind: 'stop', reason: 'stopped', detail: 'stopped by the user' };
   if (input.stalled) return { kind: 'stop', reason: 'stalled', detail: input.stalled };
   if (input.oscillating) return { kind: 'stop', reason: 'oscillating', detail: input.oscillating };
@@ -52,7 +69,33 @@ export function decideNextStep(input: NextStepInput): NextStep {
     return { kind: 'stop', reason: 'max-time', detail: 'reached --max-time with work remaining' };
   }
   if (input.budget) return { kind: 'stop', ...input.budget };
+  if (input.denied) return { kind: 'stop', ...input.denied };
   return { kind: 'iterate' };
+}
+
+/**
+ * Runs that end for good: the work is done, a budget ran out, or a boundary was crossed. Every other stop
+ * (the user, a stall, a breaker, a rate limit, an error) is paused: `star-loop resume` continues it with the
+ * same id, counters and budgets. (A fleet finishes on a few more: src/fleet/decide-fleet.ts.)
+ */
+const RUN_FINISHING: ReadonlySet<StopReason> = new Set([
+  'complete',
+  'max-iterations',
+  'max-time',
+  'max-cost',
+  'max-tokens',
+  'regressed',
+  'refused',
+  'safety',
+]);
+
+/**
+ * Whether a stopped run is paused (resumable) or finished (pure). A stop that came from a stall — plain or
+ * named by a hazard — pauses or finishes as --on-stall said.
+ */
+export function decideStopStatus(reason: StopReason, stall: { fromStall: boolean; pause: boolean }): 'paused' | 'finished' {
+  const paused = stall.fromStall ? stall.pause : !RUN_FINISHING.has(reason);
+  return paused ? 'paused' : 'finished';
 }
 
 export type StallAction = { kind: 'none' } | { kind: 'pause' | 'stop' | 'continue'; detail: string };
@@ -62,37 +105,4 @@ export function decideStall(streak: number, stallAfter: number, onStall: OnStall
   if (streak < stallAfter) return { kind: 'none' };
   const detail = `${streak} iterations in a row without movement or with a rejected claim`;
   return { kind: onStall, detail };
-}
-
-export function exitCodeFor(reason: StopReason): ExitCode {
-  switch (reason) {
-    case 'complete':
-      return ExitCode.Complete;
-    case 'max-iterations':
-    case 'max-time':
-    case 'max-cost':
-    case 'max-tokens':
-    case 'rate-limited':
-      return ExitCode.Budget;
-    case 'stalled':
-    case 'parked':
-    case 'repeated-error':
-    case 'oscillating':
-    case 'repeated-claim':
-    case 'asked-question':
-    case 'permission-denied':
-    case 'plan-mode':
-    case 'no-tool-calls':
-    case 'idle-exit':
-    case 'cost-unknown':
-    case 'regressed':
-    case 'refused':
-      return ExitCode.NeedsHuman;
-    case 'safety':
-      return ExitCode.Safety;
-    case 'stopped':
-      return ExitCode.Stopped;
-    case 'error':
-      return ExitCode.Internal;
-  }
 }

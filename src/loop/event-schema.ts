@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Plan } from '../recon/plan.js';
 import { findingSchema } from '../state/finding-schema.js';
-import { claimRecordSchema, gateResultSchema, iterationRecordSchema, stopReasons } from '../state/state-schema.js';
+import { claimRecordSchema, gateResultSchema, iterationRecordSchema } from '../state/state-schema.js';
+import { stopReasons } from '../state/stop-reasons.js';
 import type { LoopEvent } from './events.js';
 
 const stamped = <T extends z.ZodRawShape>(type: string, shape: T) =>

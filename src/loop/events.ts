@@ -2,7 +2,8 @@ import type { AgentEvent } from '../agents/agent-run-context.js';
 import type { Plan } from '../recon/plan.js';
 import { redactDeep } from '../safety/redactor.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { ClaimRecord, IterationRecord, StopReason } from '../state/state-schema.js';
+import type { ClaimRecord, IterationRecord } from '../state/state-schema.js';
+import type { StopReason } from '../state/stop-reasons.js';
 import type { VerifyEvent } from '../verify/verify-context.js';
 
 /**

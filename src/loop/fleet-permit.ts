@@ -1,4 +1,4 @@
-import type { StopReason } from '../state/state-schema.js';
+import type { StopReason } from '../state/stop-reasons.js';
 
 /** Why a fleet refuses a worker's next iteration: a budget of the whole fleet, or a stop. */
 export type FleetDenial = {

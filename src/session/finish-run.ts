@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { LoopContext } from '../loop/loop-context.js';
-import { remainingWork } from '../loop/run-loop.js';
+import { remainingWork } from '../loop/remaining-work.js';
 import { buildReport } from '../report/build-report.js';
 import { githubAnnotations } from '../report/github.js';
 import { publishReport } from '../report/publish-report.js';

@@ -8,7 +8,6 @@ import { newFleetState, workerPassArgs } from '../fleet/fleet-plan.js';
 import type { FleetFlags, FleetRecon } from '../fleet/fleet-recon.js';
 import { runFleet } from '../fleet/run-fleet.js';
 import { runBaseline } from '../gates/run-baseline.js';
-import { exitCodeFor } from '../loop/decide-next-step.js';
 import { createEmitter } from '../loop/events.js';
 import { loadPrd } from '../prd/load-prd.js';
 import { refuseToStart } from '../recon/refusals.js';
@@ -21,8 +20,9 @@ import { createRedactor, redactDeep } from '../safety/redactor.js';
 import type { FleetState } from '../state/fleet-state-schema.js';
 import { acquireLock } from '../state/lock.js';
 import { prepareStarDir } from '../state/prepare-star-dir.js';
-import type { StopReason } from '../state/state-schema.js';
 import { writeState } from '../state/state-store.js';
+import type { StopReason } from '../state/stop-reasons.js';
+import { exitCodeFor } from '../state/stop-reasons.js';
 import { runOnFinish } from './run-on-finish.js';
 import { onStopSignals } from './stop-signals.js';
 

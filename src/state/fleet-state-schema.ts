@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findingSchema } from './finding-schema.js';
-import { baselineSchema, stopReasons } from './state-schema.js';
+import { baselineSchema } from './state-schema.js';
+import { stopReasons } from './stop-reasons.js';
 
 export const FLEET_SCHEMA_VERSION = 1;
 

@@ -1,33 +1,8 @@
 import { z } from 'zod';
 import { findingSchema } from './finding-schema.js';
+import { stopReasons } from './stop-reasons.js';
 
 export const STATE_SCHEMA_VERSION = 1;
-
-export const stopReasons = [
-  'complete',
-  'max-iterations',
-  'max-time',
-  'stalled',
-  'parked',
-  'repeated-error',
-  'oscillating',
-  'repeated-claim',
-  'asked-question',
-  'permission-denied',
-  'plan-mode',
-  'no-tool-calls',
-  'idle-exit',
-  'rate-limited',
-  'max-cost',
-  'max-tokens',
-  'cost-unknown',
-  'regressed',
-  'refused',
-  'safety',
-  'stopped',
-  'error',
-] as const;
-export type StopReason = (typeof stopReasons)[number];
 
 /** Ways a headless agent ends an iteration without working (src/loop/detect-hazard.ts): each a breaker. */
 export const hazards = ['asked-question', 'permission-denied', 'plan-mode', 'no-tool-calls', 'idle-exit'] as const;

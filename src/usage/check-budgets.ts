@@ -1,4 +1,5 @@
-import type { IterationRecord, StopReason } from '../state/state-schema.js';
+import type { IterationRecord } from '../state/state-schema.js';
+import type { StopReason } from '../state/stop-reasons.js';
 import { formatUsd, largestIteration, sumUsage, type UsageTotals } from './sum-usage.js';
 
 /** The budgets of a run (its resolved options hold them). */

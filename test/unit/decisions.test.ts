@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
-import { decideNextStep, decideStall, exitCodeFor, type NextStepInput } from '../../src/loop/decide-next-step.js';
+import { decideNextStep, decideStall, decideStopStatus, type NextStepInput } from '../../src/loop/decide-next-step.js';
 import { measureMovement, sameSummary } from '../../src/loop/measure-movement.js';
+import { exitCodeFor } from '../../src/state/stop-reasons.js';
 
 describe('measureMovement', () => {
   const still = {
@@ -54,9 +55,35 @@ describe('decideNextStep', () => {
     ['…and with two left, the iteration may start', { iterationsThisRun: 18, reserve: 1 }, 'iterate'],
     ['time used up → max-time', { activeMs: 60_000 }, 'max-time'],
     ['no time limit → iterate', { maxTimeMs: undefined, activeMs: 9e9 }, 'iterate'],
+    ['a fleet refused the iteration → its reason', { denied: { reason: 'max-cost', detail: 'the fleet: spent' } }, 'max-cost'],
+    ['all done, but an accepted story regressed → regressed', { remaining: 0, regressed: 'US-001 no longer holds' }, 'regressed'],
+    ['iterations used up with stories parked → parked', { iterationsThisRun: 20, parkedStories: ['US-002'] }, 'parked'],
+    ['time used up with stories parked → parked', { activeMs: 60_000, parkedStories: ['US-002'] }, 'parked'],
+    [
+      'a fleet out of iterations with stories parked → parked',
+      { denied: { reason: 'max-iterations', detail: 'x' }, parkedStories: ['A'] },
+      'parked',
+    ],
+    ['stopped with stories parked → stopped', { aborted: true, parkedStories: ['US-002'] }, 'stopped'],
   ])('%s', (_name, change, expected) => {
     const step = decideNextStep({ ...going, ...change });
     expect(step.kind === 'iterate' ? 'iterate' : step.reason).toBe(expected);
+  });
+});
+
+describe('decideStopStatus', () => {
+  it.each<[Parameters<typeof decideStopStatus>[0], boolean, boolean, string]>([
+    ['complete', false, true, 'finished'],
+    ['max-iterations', false, true, 'finished'],
+    ['safety', false, true, 'finished'],
+    ['stopped', false, true, 'paused'],
+    ['repeated-claim', false, true, 'paused'],
+    ['error', false, true, 'paused'],
+    ['stalled', true, true, 'paused'],
+    ['stalled', true, false, 'finished'],
+    ['asked-question', true, false, 'finished'],
+  ])('%s (from a stall: %s, --on-stall pause: %s) → %s', (reason, fromStall, pause, expected) => {
+    expect(decideStopStatus(reason, { fromStall, pause })).toBe(expected);
   });
 });
 
