@@ -164,6 +164,26 @@ export function decideFleetEnd(input: { stopping?: { reason: StopReason; detail:
   return { reason: 'stalled', detail: `no story can start: ${input.unfinished.join(', ')} wait for stories that are not in prd.json` };
 }
 
+/**
+ * Fleets that end for good. A fleet finishes on more than a single run does: a parked story or an unknown
+ * cost does not wait for `resume` (a new fleet takes parked stories up again). Every other stop is paused.
+ */
+const FLEET_FINISHING: ReadonlySet<StopReason> = new Set([
+  'complete',
+  'parked',
+  'max-iterations',
+  'max-time',
+  'max-cost',
+  'max-tokens',
+  'cost-unknown',
+  'safety',
+]);
+
+/** Whether a fleet that stopped for `reason` is finished or paused (pure). */
+export function decideFleetStatus(reason: StopReason): 'finished' | 'paused' {
+  return FLEET_FINISHING.has(reason) ? 'finished' : 'paused';
+}
+
 /** The longest the fleet waits before it looks at the queue again while nothing can start. */
 export const MAX_IDLE_WAIT_MS = 60_000;
 
