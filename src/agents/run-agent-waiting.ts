@@ -1,6 +1,7 @@
 import pRetry from 'p-retry';
 import type { ProcessResult } from '../proc/run-process.js';
 import { mergeUsage, resolveUsage, type Usage } from '../usage/resolve-usage.js';
+import { eitherSignal, sleep } from '../util/abortable.js';
 import type { AgentAdapter, AgentInvocation, AgentOutput, RateLimitSignal } from './agent-adapter.js';
 import type { AgentRunContext } from './agent-run-context.js';
 import { longestBackoff, pickAgent } from './pick-agent.js';
@@ -27,83 +28,51 @@ class RateLimited extends Error {
   }
 }
 
-/**
- * Aborted when either is (AbortSignal.any needs Node 20.3; star-loop supports every Node 20). `dispose`
- * removes its listeners from the run-long signals, so a long run does not pile them up.
- */
-function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; dispose: () => void } {
-  const both = new AbortController();
-  const listeners = [a, b].map((signal) => {
-    const onAbort = () => both.abort(signal.reason);
-    if (signal.aborted) both.abort(signal.reason);
-    else signal.addEventListener('abort', onAbort, { once: true });
-    return () => signal.removeEventListener('abort', onAbort);
-  });
-  return {
-    signal: both.signal,
-    dispose: () => {
-      for (const remove of listeners) remove();
-    },
-  };
+export interface AgentWaitInput {
+  iteration: number;
+  role: 'implementer' | 'verifier';
+  primary: AgentAdapter;
+  fallback?: AgentAdapter;
+  invocation: (adapter: AgentAdapter) => AgentInvocation;
+  /** The log of attempt k (1-based). */
+  logFile: (attempt: number) => string;
+  timeoutMs: number;
+  /** What is left of --max-time: no wait goes past it. */
+  timeLeftMs: number;
+  onSpawn?: (pgid: number) => Promise<void>;
+  /** Saves the run state (for `star-loop status` while waiting). */
+  save: () => Promise<void>;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const done = () => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * Runs an agent and waits out rate limits and overloads (read from its structured output, never from its
- * text) with p-retry: until the provider's reset time when it gives one, else exponential backoff with
- * jitter; with a fallback agent, that one runs at once instead, and the primary again once its limit has
- * passed. The whole wait is bounded by --max-wait (and what is left of --max-time); a stop ends it at once.
- * Work a limited attempt left in the tree stays for the next attempt: nothing is undone.
- */
-export async function runAgentWaiting(
-  ctx: AgentRunContext,
-  input: {
-    iteration: number;
-    role: 'implementer' | 'verifier';
-    primary: AgentAdapter;
-    fallback?: AgentAdapter;
-    invocation: (adapter: AgentAdapter) => AgentInvocation;
-    /** The log of attempt k (1-based). */
-    logFile: (attempt: number) => string;
-    timeoutMs: number;
-    /** What is left of --max-time: no wait goes past it. */
-    timeLeftMs: number;
-    onSpawn?: (pgid: number) => Promise<void>;
-    /** Saves the run state (for `star-loop status` while waiting). */
-    save: () => Promise<void>;
-  },
-): Promise<AgentRun> {
-  const { state, emit } = ctx;
-  const adapters = new Map([input.primary, ...(input.fallback ? [input.fallback] : [])].map((a) => [a.name, a]));
-  const budgetMs = Math.min(ctx.maxWaitMs, Math.max(0, input.timeLeftMs));
-  const either = eitherSignal(ctx.signal, ctx.stopRequested);
-  const stop = either.signal;
-  const started = Date.now();
-  let ranMs = 0;
-  let last: AgentRun | undefined;
+/** One call's attempts: what ran, what it cost, the reset times the provider gave, the time spent waiting. */
+class Attempts {
+  private readonly adapters: Map<string, AgentAdapter>;
+  private readonly started = Date.now();
+  private ranMs = 0;
   /** Reset times the provider gave in this call, so a known reset is waited for exactly. */
-  const knownReset = new Map<string, number>();
-  const usages: Usage[] = [];
-  const finish = (run: AgentRun): AgentRun => ({ ...run, usage: mergeUsage(usages), waitedMs: Math.max(0, Date.now() - started - ranMs) });
+  private readonly knownReset = new Map<string, number>();
+  private readonly usages: Usage[] = [];
+  last?: AgentRun;
 
-  const attempt = async (attemptNumber: number): Promise<AgentRun> => {
-    const name = pickAgent(Date.now(), state.limitedUntil, input.primary.name, input.fallback?.name);
-    const adapter = adapters.get(name) ?? input.primary;
+  constructor(
+    private readonly ctx: AgentRunContext,
+    private readonly input: AgentWaitInput,
+    /** The longest all waits of this call may take. */
+    readonly budgetMs: number,
+    private readonly stop: AbortSignal,
+  ) {
+    this.adapters = new Map([input.primary, ...(input.fallback ? [input.fallback] : [])].map((a) => [a.name, a]));
+  }
+
+  private next(now: number): string {
+    return pickAgent(now, this.ctx.state.limitedUntil, this.input.primary.name, this.input.fallback?.name);
+  }
+
+  /** One run of whichever agent is free (or free first); a rate limit in its output throws RateLimited. */
+  async run(attemptNumber: number): Promise<AgentRun> {
+    const { ctx, input } = this;
+    const name = this.next(Date.now());
+    const adapter = this.adapters.get(name) ?? input.primary;
     const invocation = input.invocation(adapter);
     const t0 = Date.now();
     const result = await runAgent(ctx, adapter, invocation, {
@@ -113,90 +82,115 @@ export async function runAgentWaiting(
       iteration: input.iteration,
       role: input.role,
     });
-    ranMs += Date.now() - t0;
+    this.ranMs += Date.now() - t0;
     const read = adapter.interpretExit ? adapter.interpretExit(result.proc.exitCode, result.output) : result.output;
     // Agents that do not say which model answered are priced by the model they were asked for.
     const output = read.model ? read : { ...read, model: invocation.model };
-    usages.push(resolveUsage(output, ctx.prices));
-    last = { adapter, invocation, proc: result.proc, output, attempts: attemptNumber, waitedMs: 0 };
+    this.usages.push(resolveUsage(output, ctx.prices));
+    const last: AgentRun = { adapter, invocation, proc: result.proc, output, attempts: attemptNumber, waitedMs: 0 };
+    this.last = last;
     const limit = output.rateLimit;
+    const limitedUntil = ctx.state.limitedUntil;
     if (limit && !result.proc.timedOut && !result.proc.idle && !ctx.signal.aborted) {
-      if (limit.resetAt !== undefined) knownReset.set(name, limit.resetAt);
-      else knownReset.delete(name);
-      state.limitedUntil[name] = limit.resetAt ?? Date.now() + longestBackoff(attemptNumber - 1, ctx.backoff.initialMs, ctx.backoff.maxMs);
+      if (limit.resetAt !== undefined) this.knownReset.set(name, limit.resetAt);
+      else this.knownReset.delete(name);
+      limitedUntil[name] = limit.resetAt ?? Date.now() + longestBackoff(attemptNumber - 1, ctx.backoff.initialMs, ctx.backoff.maxMs);
       throw new RateLimited(last);
     }
-    delete state.limitedUntil[name];
+    delete limitedUntil[name];
     return last;
-  };
+  }
 
-  const giveUp = (run: AgentRun, reason: 'max-wait' | 'stopped'): AgentRun =>
-    finish({ ...run, gaveUp: { signal: run.output.rateLimit ?? { kind: 'rate-limit', detail: 'rate limited' }, reason } });
+  /** After a limited attempt: say so, record the wait for status, and sleep until a known reset. */
+  async afterLimited(error: RateLimited, attemptNumber: number, retriesConsumed: number): Promise<void> {
+    const { ctx, input } = this;
+    const run = error.run;
+    const now = Date.now();
+    const next = this.next(now);
+    const nextFree = (ctx.state.limitedUntil[next] ?? 0) <= now;
+    const reset = this.knownReset.get(next);
+    const left = this.budgetMs - (now - this.started);
+    const backoff = () => longestBackoff(retriesConsumed, ctx.backoff.initialMs, ctx.backoff.maxMs);
+    const wait = nextFree ? 0 : reset !== undefined ? reset - now : backoff();
+    const shown = Math.max(0, Math.min(wait, left));
+    ctx.emit({
+      type: 'agent.rate-limited',
+      iteration: input.iteration,
+      agent: run.adapter.name,
+      attempt: attemptNumber,
+      detail: run.output.rateLimit?.detail ?? 'rate limited',
+      next,
+      waitMs: shown,
+      resetAt: reset !== undefined ? new Date(reset).toISOString() : undefined,
+    });
+    // A reset further away than the wait allowed: give up now rather than sleep for nothing.
+    if (reset !== undefined && !nextFree && wait > left) throw error;
+    if (ctx.state.current) ctx.state.current.waitingUntil = new Date(now + shown).toISOString();
+    await input.save();
+    if (!nextFree && reset !== undefined) await sleep(Math.max(0, wait), this.stop);
+  }
+
+  /** A free fallback, or a reset already waited for: the next attempt starts at once (no backoff). */
+  consumesRetry(): boolean {
+    const now = Date.now();
+    const next = this.next(now);
+    return (this.ctx.state.limitedUntil[next] ?? 0) > now && !this.knownReset.has(next);
+  }
+
+  finish(run: AgentRun): AgentRun {
+    return { ...run, usage: mergeUsage(this.usages), waitedMs: Math.max(0, Date.now() - this.started - this.ranMs) };
+  }
+
+  giveUp(run: AgentRun, reason: 'max-wait' | 'stopped'): AgentRun {
+    return this.finish({ ...run, gaveUp: { signal: run.output.rateLimit ?? { kind: 'rate-limit', detail: 'rate limited' }, reason } });
+  }
+}
+
+/**
+ * Runs an agent and waits out rate limits and overloads (read from its structured output, never from its
+ * text) with p-retry: until the provider's reset time when it gives one, else exponential backoff with
+ * jitter; with a fallback agent, that one runs at once instead, and the primary again once its limit has
+ * passed. The whole wait is bounded by --max-wait (and what is left of --max-time); a stop ends it at once.
+ * Work a limited attempt left in the tree stays for the next attempt: nothing is undone.
+ */
+export async function runAgentWaiting(ctx: AgentRunContext, input: AgentWaitInput): Promise<AgentRun> {
+  const either = eitherSignal(ctx.signal, ctx.stopRequested);
+  const stop = either.signal;
+  const attempts = new Attempts(ctx, input, Math.min(ctx.maxWaitMs, Math.max(0, input.timeLeftMs)), stop);
   // A stop already asked for: the iteration still runs its agent once, but nothing is waited for.
   if (stop.aborted) {
     either.dispose();
     try {
-      return finish(await attempt(1));
+      return attempts.finish(await attempts.run(1));
     } catch (error) {
-      if (error instanceof RateLimited) return giveUp(error.run, 'stopped');
+      if (error instanceof RateLimited) return attempts.giveUp(error.run, 'stopped');
       throw error;
     }
   }
   try {
-    return finish(
-      await pRetry(attempt, {
-        retries: Number.POSITIVE_INFINITY,
-        factor: 2,
-        minTimeout: ctx.backoff.initialMs,
-        maxTimeout: ctx.backoff.maxMs,
-        randomize: true,
-        maxRetryTime: budgetMs,
-        signal: stop,
-        shouldRetry: ({ error }) => error instanceof RateLimited,
-        onFailedAttempt: async ({ error, attemptNumber, retriesConsumed }) => {
-          if (!(error instanceof RateLimited)) return;
-          const run = error.run;
-          const now = Date.now();
-          const next = pickAgent(now, state.limitedUntil, input.primary.name, input.fallback?.name);
-          const nextFree = (state.limitedUntil[next] ?? 0) <= now;
-          const reset = knownReset.get(next);
-          const left = budgetMs - (now - started);
-          const wait = nextFree
-            ? 0
-            : reset !== undefined
-              ? reset - now
-              : longestBackoff(retriesConsumed, ctx.backoff.initialMs, ctx.backoff.maxMs);
-          emit({
-            type: 'agent.rate-limited',
-            iteration: input.iteration,
-            agent: run.adapter.name,
-            attempt: attemptNumber,
-            detail: run.output.rateLimit?.detail ?? 'rate limited',
-            next,
-            waitMs: Math.max(0, Math.min(wait, left)),
-            resetAt: reset !== undefined ? new Date(reset).toISOString() : undefined,
-          });
-          // A reset further away than the wait allowed: give up now rather than sleep for nothing.
-          if (reset !== undefined && !nextFree && wait > left) throw error;
-          if (state.current) state.current.waitingUntil = new Date(now + Math.max(0, Math.min(wait, left))).toISOString();
-          await input.save();
-          if (!nextFree && reset !== undefined) await sleep(Math.max(0, wait), stop);
-        },
-        // A free fallback, or a reset already waited for: the next attempt starts at once.
-        shouldConsumeRetry: () => {
-          const now = Date.now();
-          const next = pickAgent(now, state.limitedUntil, input.primary.name, input.fallback?.name);
-          return (state.limitedUntil[next] ?? 0) > now && !knownReset.has(next);
-        },
-      }),
-    );
+    const run = await pRetry((n) => attempts.run(n), {
+      retries: Number.POSITIVE_INFINITY,
+      factor: 2,
+      minTimeout: ctx.backoff.initialMs,
+      maxTimeout: ctx.backoff.maxMs,
+      randomize: true,
+      maxRetryTime: attempts.budgetMs,
+      signal: stop,
+      shouldRetry: ({ error }) => error instanceof RateLimited,
+      onFailedAttempt: async ({ error, attemptNumber, retriesConsumed }) => {
+        if (error instanceof RateLimited) await attempts.afterLimited(error, attemptNumber, retriesConsumed);
+      },
+      shouldConsumeRetry: () => attempts.consumesRetry(),
+    });
+    return attempts.finish(run);
   } catch (error) {
-    if (error instanceof RateLimited) return giveUp(error.run, stop.aborted ? 'stopped' : 'max-wait');
+    if (error instanceof RateLimited) return attempts.giveUp(error.run, stop.aborted ? 'stopped' : 'max-wait');
     // A stop that came while waiting, or just after an attempt that was not limited.
-    if (stop.aborted && last) return last.output.rateLimit ? giveUp(last, 'stopped') : finish(last);
+    const { last } = attempts;
+    if (stop.aborted && last) return last.output.rateLimit ? attempts.giveUp(last, 'stopped') : attempts.finish(last);
     throw error;
   } finally {
     either.dispose();
-    if (state.current) state.current.waitingUntil = undefined;
+    if (ctx.state.current) ctx.state.current.waitingUntil = undefined;
   }
 }
