@@ -90,6 +90,79 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
 }
 
 /**
+ * Ends a process group when asked, when the time runs out, or when it goes quiet for too long: TERM, then
+ * KILL after a grace period. `arm` restarts the quiet clock (output arrived).
+ */
+class GroupEnder {
+  timedOut = false;
+  idle = false;
+  aborted = false;
+  private idleTimer?: NodeJS.Timeout;
+  private killTimer?: NodeJS.Timeout;
+  private readonly timer?: NodeJS.Timeout;
+  private readonly onAbort = () => {
+    this.aborted = true;
+    this.end();
+  };
+
+  constructor(
+    private readonly pid: number | undefined,
+    private readonly spec: Pick<ProcessSpec, 'timeoutMs' | 'idleTimeoutMs' | 'signal' | 'graceMs'>,
+  ) {
+    if (spec.timeoutMs) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        this.end();
+      }, spec.timeoutMs);
+    }
+    this.arm();
+    spec.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (spec.signal?.aborted) this.onAbort();
+  }
+
+  arm(): void {
+    if (!this.spec.idleTimeoutMs) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idle = true;
+      this.timedOut = true;
+      this.end();
+    }, this.spec.idleTimeoutMs);
+  }
+
+  end(): void {
+    killGroup(this.pid, 'SIGTERM');
+    this.killTimer ??= setTimeout(() => killGroup(this.pid, 'SIGKILL'), this.spec.graceMs ?? 5000);
+    this.killTimer.unref();
+  }
+
+  dispose(): void {
+    for (const timer of [this.timer, this.idleTimer, this.killTimer]) if (timer) clearTimeout(timer);
+    this.spec.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+/** Where a stream of the child goes: the tail, the log file (redacted), and for stdout the line parser. */
+function outputSink(spec: ProcessSpec, file: NodeJS.WritableStream, tail: TailBuffer, splitter?: LineSplitter, onData?: () => void) {
+  const scrub = spec.redactor && spec.redactor.longest > 0 ? redactingFilter(spec.redactor) : undefined;
+  const out = (data: Buffer, callback: (error?: Error | null) => void) => {
+    tail.push(data);
+    file.write(data, callback);
+  };
+  return new Writable({
+    write(chunk: Buffer, _enc, callback) {
+      onData?.();
+      splitter?.push(chunk);
+      out(scrub ? scrub.write(chunk) : chunk, callback);
+    },
+    final(callback) {
+      if (!scrub) return callback();
+      out(scrub.end(), callback);
+    },
+  });
+}
+
+/**
  * Runs one child process in its own process group with its output streamed to a log file. On timeout
  * or abort the whole group gets TERM, then KILL after a grace period; when the main process exits, what
  * it left running in its group is ended too, so no agent or gate leaves orphans behind.
@@ -100,8 +173,6 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   await once(file, 'open');
   const tail = new TailBuffer(spec.tailBytes ?? 8 * 1024);
   const splitter = new LineSplitter(spec.onStdoutLine ?? (() => {}));
-  const parse = Boolean(spec.onStdoutLine);
-
   const child = execa(spec.command, spec.args, {
     cwd: spec.cwd,
     // PWD inherited from star-loop would name another folder: some agents (opencode) trust it over the cwd.
@@ -125,77 +196,24 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       }),
     );
   }
-  const pid = child.pid;
-
-  let timedOut = false;
-  let idle = false;
-  let aborted = false;
-  let idleTimer: NodeJS.Timeout | undefined;
-  const armIdle = () => {
-    if (!spec.idleTimeoutMs) return;
-    if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      idle = true;
-      timedOut = true;
-      end();
-    }, spec.idleTimeoutMs);
-  };
-  let killTimer: NodeJS.Timeout | undefined;
-  const end = () => {
-    killGroup(pid, 'SIGTERM');
-    killTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), spec.graceMs ?? 5000);
-    killTimer.unref();
-  };
-  const timer = spec.timeoutMs
-    ? setTimeout(() => {
-        timedOut = true;
-        end();
-      }, spec.timeoutMs)
-    : undefined;
-  const onAbort = () => {
-    aborted = true;
-    end();
-  };
-  armIdle();
-  spec.signal?.addEventListener('abort', onAbort, { once: true });
-  if (spec.signal?.aborted) onAbort();
+  const ender = new GroupEnder(child.pid, spec);
   // The main process is done: end what it left running in its group, so the pipes close.
-  child.once('exit', () => end());
-
-  const sink = (parseLines: boolean) => {
-    const scrub = spec.redactor && spec.redactor.longest > 0 ? redactingFilter(spec.redactor) : undefined;
-    const out = (data: Buffer, callback: (error?: Error | null) => void) => {
-      tail.push(data);
-      file.write(data, callback);
-    };
-    return new Writable({
-      write(chunk: Buffer, _enc, callback) {
-        armIdle();
-        if (parseLines) splitter.push(chunk);
-        out(scrub ? scrub.write(chunk) : chunk, callback);
-      },
-      final(callback) {
-        if (!scrub) return callback();
-        out(scrub.end(), callback);
-      },
-    });
-  };
+  child.once('exit', () => ender.end());
+  const arm = () => ender.arm();
   const streams = [
-    child.stdout ? pipeline(child.stdout, sink(parse)) : Promise.resolve(),
-    child.stderr ? pipeline(child.stderr, sink(false)) : Promise.resolve(),
+    child.stdout ? pipeline(child.stdout, outputSink(spec, file, tail, spec.onStdoutLine ? splitter : undefined, arm)) : Promise.resolve(),
+    child.stderr ? pipeline(child.stderr, outputSink(spec, file, tail, undefined, arm)) : Promise.resolve(),
   ];
   // Only now, with the output already being read: a fast agent may finish while this runs.
-  if (pid) await spec.onSpawn?.(pid);
+  if (child.pid) await spec.onSpawn?.(child.pid);
   const result = await child;
   await Promise.allSettled(streams);
   splitter.end();
-  if (timer) clearTimeout(timer);
-  if (idleTimer) clearTimeout(idleTimer);
-  if (killTimer) clearTimeout(killTimer);
-  spec.signal?.removeEventListener('abort', onAbort);
+  ender.dispose();
   file.end();
   await once(file, 'close');
 
+  const { timedOut, idle, aborted } = ender;
   const spawnError =
     result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted
       ? result.cause instanceof Error
