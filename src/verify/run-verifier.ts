@@ -1,9 +1,9 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runAgentWaiting } from '../agents/run-agent-waiting.js';
+import { type AgentRun, runAgentWaiting } from '../agents/run-agent-waiting.js';
 import type { Story } from '../prd/prd-schema.js';
 import { buildVerifierPrompt } from '../prompt/build-verifier-prompt.js';
-import { checkSafety, guardSnapshot } from '../safety/check-safety.js';
+import { checkSafety, type GuardSnapshot, guardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
@@ -121,13 +121,18 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
     },
     save: refresh,
   });
-  const { proc } = run;
   const text = await readFile(verdictFile, 'utf8').catch(() => undefined);
   if (text !== undefined) await writeFile(join(input.runDir, 'verdict.json'), text, 'utf8');
+  const record = verifierRecordOf(run, text, adapter.name);
+  await holdToBoundaries(ctx, input, record, guardBefore);
+  return record;
+}
+
+/** The record of the verifier's run: its verdict file read, or the reason there is no verdict. */
+function verifierRecordOf(run: AgentRun, text: string | undefined, agent: string): VerifierRecord {
+  const { proc } = run;
   const record: VerifierRecord = {
-    ...(proc.timedOut
-      ? readVerdict(undefined, adapter.name, proc.durationMs)
-      : readVerdict(text, run.adapter.name, Math.round(proc.durationMs))),
+    ...(proc.timedOut ? readVerdict(undefined, agent, proc.durationMs) : readVerdict(text, run.adapter.name, Math.round(proc.durationMs))),
     usage: run.usage,
   };
   if (run.gaveUp && text === undefined) {
@@ -138,15 +143,22 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
     record.error = 'the verifier timed out';
     record.findings = [{ rule: 'verifier-no-verdict', detail: 'the verifier timed out before giving a verdict: not accepted' }];
   }
-  // The verifier is held to the same boundaries as the implementer, checked before anything is committed.
-  const violations = await checkSafety(verifier.guard, guardBefore);
+  return record;
+}
+
+/**
+ * The verifier is held to the implementer's boundaries, checked before anything is committed; and it only
+ * reads: anything it changed is kept (committed) for review, and the claim is not accepted on its word.
+ */
+async function holdToBoundaries(ctx: VerifyContext, input: VerifierInput, record: VerifierRecord, before: GuardSnapshot): Promise<void> {
+  const { git } = ctx;
+  const violations = await checkSafety(ctx.verifier.guard, before);
   if (violations.length > 0) {
     record.verdict = 'reject';
     record.safety = violations;
     record.keptRefs = await keepEvidence(git, `${input.runId}`, input.iteration, violations);
-    return record;
+    return;
   }
-  // The verifier only reads. Anything it changed is kept (committed), and the claim is not accepted on it.
   const changedHead = (await git.head()) !== input.head;
   if ((await git.workingChanges()).length > 0)
     await git.commitAll(`star-loop: iteration ${input.iteration} (changes the verifier made, kept for review)`);
@@ -157,5 +169,4 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
       detail: 'the verifier changed the repository instead of only reading it; its changes are kept in a commit for review',
     });
   }
-  return record;
 }
