@@ -47,14 +47,8 @@ function withLoopOptions(command: Command): Command {
     .option('--debug', 'print stack traces for internal errors');
 }
 
-function buildProgram(setExit: (code: ExitCode) => void): Command {
-  const program = new Command('star-loop')
-    .description('Runs a coding agent in a loop, fresh each iteration, and verifies every claim itself.')
-    .version(version, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', EXIT_CODES)
-    .exitOverride();
-
+/** `run` and `fleet`: the loop, alone or several at once (both take every loop option). */
+function addLoopCommands(program: Command, setExit: (code: ExitCode) => void): void {
   withLoopOptions(
     program
       .command('run')
@@ -93,7 +87,10 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
       const { fleetCommand } = await import('./commands/fleet.js');
       setExit(await fleetCommand(flags, command.parent?.args.slice(1) ?? []));
     });
+}
 
+/** `resume` and `stop`/`pause`: control of a run or fleet that is live (or was paused). */
+function addControlCommands(program: Command, setExit: (code: ExitCode) => void): void {
   program
     .command('resume')
     .description('continue the paused or interrupted run (or fleet) in this repository, with the arguments it was started with')
@@ -116,7 +113,10 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
         setExit(await stopCommand(flags));
       });
   }
+}
 
+/** `init`, `validate`, `schema`, `import`, `prd ready`: the files star-loop reads, and questions about them. */
+function addFileCommands(program: Command, setExit: (code: ExitCode) => void): void {
   program
     .command('init')
     .description('scaffold prd.json, AGENTS.md and star.config.json in this repository (never overwrites a file)')
@@ -163,7 +163,10 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
       const { prdReadyCommand } = await import('./commands/prd-ready.js');
       setExit(await prdReadyCommand(flags));
     });
+}
 
+/** `agents`, `status`, `schedule`: what is installed, what a run is doing, and how to run one overnight. */
+function addInfoCommands(program: Command, setExit: (code: ExitCode) => void): void {
   program
     .command('agents')
     .description('every agent adapter: whether its CLI is on PATH, its version, and what star-loop can read from it')
@@ -181,7 +184,6 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
       const { statusCommand } = await import('./commands/status.js');
       setExit(await statusCommand(flags));
     });
-
   program
     .command('schedule')
     .description('print a crontab line (or a launchd plist) that runs `star-loop run ARGS` on a schedule')
@@ -193,7 +195,20 @@ function buildProgram(setExit: (code: ExitCode) => void): Command {
       const { scheduleCommand } = await import('./commands/schedule.js');
       setExit(await scheduleCommand(runArgs, flags));
     });
+}
 
+function buildProgram(setExit: (code: ExitCode) => void): Command {
+  const program = new Command('star-loop')
+    .description('Runs a coding agent in a loop, fresh each iteration, and verifies every claim itself.')
+    .version(version, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES)
+    .exitOverride();
+
+  addLoopCommands(program, setExit);
+  addControlCommands(program, setExit);
+  addFileCommands(program, setExit);
+  addInfoCommands(program, setExit);
   return program;
 }
 

@@ -50,6 +50,13 @@ async function openFleet(recon: FleetRecon): Promise<void> {
   }
 }
 
+/** The fleet's events, to `.star/fleet/log.jsonl` (synchronously: nothing is lost when the fleet is killed) and the terminal. */
+function fleetEmitter(logFile: string, json: boolean, redactor: { redact: (text: string) => string; longest: number }): Emit {
+  mkdirSync(dirname(logFile), { recursive: true });
+  const log = (event: FleetEvent & { time: string }) => appendFileSync(logFile, `${JSON.stringify(event)}\n`);
+  return createEmitter<FleetEvent>([log, fleetTerminalSubscriber(json)], redactor.longest > 0 ? redactor.redact : undefined);
+}
+
 /** The paused fleet continued, or a new one; either way with this invocation's workers and limits. */
 function fleetStateToRun(recon: FleetRecon, rawArgs: string[]): FleetState {
   const { previous, options } = recon;
@@ -125,14 +132,7 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
     const state = fleetStateToRun(recon, rawArgs);
     await writeState(paths.fleet, state);
     const redactor = createRedactor(process.env);
-    const logFile = join(paths.fleetDir, 'log.jsonl');
-    mkdirSync(dirname(logFile), { recursive: true });
-    // The log is written synchronously: nothing is lost when the fleet is killed.
-    const log = (event: FleetEvent & { time: string }) => appendFileSync(logFile, `${JSON.stringify(event)}\n`);
-    const emit = createEmitter<FleetEvent>(
-      [log, fleetTerminalSubscriber(options.json)],
-      redactor.longest > 0 ? redactor.redact : undefined,
-    );
+    const emit = fleetEmitter(join(paths.fleetDir, 'log.jsonl'), options.json, redactor);
     const controller = new AbortController();
     const gentle = new AbortController();
     const removeSignals = onStopSignals(controller, gentle, () =>
