@@ -77,19 +77,9 @@ function onStall(value: string, field: string): OnStall {
   throw new InputError(`${field}: expected pause, stop or continue, got "${value}"`);
 }
 
-/**
- * Resolves flags over star.config.json over defaults. `cwd` resolves paths given on the command line;
- * paths from the config file are relative to the repository root.
- */
-export async function resolveRunOptions(input: {
-  cwd: string;
-  root: string;
-  taskText?: string;
-  flags: RunFlags;
-  config: StarConfig;
-}): Promise<RunOptions> {
+/** What to work on: a prd.json, or a task given as text or read from a prompt file. */
+async function resolveTarget(input: { cwd: string; root: string; taskText?: string; flags: RunFlags; config: StarConfig }) {
   const { cwd, root, flags, config } = input;
-  const c = 'star.config.json';
   const taskText = input.taskText?.trim() || undefined;
   if (flags.prd && (flags.prompt || taskText)) {
     throw new InputError('give either --prd FILE or a task (text or --prompt FILE), not both');
@@ -102,14 +92,12 @@ export async function resolveRunOptions(input: {
     : !prdPath && !taskText && config.prompt
       ? resolve(root, config.prompt)
       : undefined;
-
   if (!prdPath && !promptPath && !taskText) {
     throw new InputError(
       'nothing to do: give a task as text, --prompt FILE, or --prd FILE',
       'e.g. `star-loop run --prd prd.json` or `star-loop run "fix the flaky date test"`',
     );
   }
-
   let task = taskText;
   if (!prdPath && promptPath) {
     try {
@@ -119,25 +107,18 @@ export async function resolveRunOptions(input: {
     }
     if (!task) throw new InputError(`--prompt ${promptPath}: the file is empty`, 'write the task into it');
   }
+  return { prdPath, promptPath, task };
+}
 
-  const agent = flags.agent ?? config.agent ?? DEFAULTS.agent;
-  const agentCmd = flags.agentCmd ?? config.agentCmd;
+/** The limits, budgets, breakers and timeouts: each from its flag, else star.config.json, else the default. */
+function resolveLimits(flags: RunFlags, config: StarConfig) {
+  const c = 'star.config.json';
   const maxTime = flags.maxTime ?? config.maxTime;
-  const options: RunOptions = {
-    root,
-    mode: prdPath ? 'prd' : 'task',
-    prdFile: prdPath,
-    story: flags.story,
-    task: prdPath ? undefined : task,
-    promptFile: prdPath ? undefined : promptPath,
-    dryRun: flags.dryRun ?? false,
-    agent: flags.agentCmd && !flags.agent ? 'command' : agent,
-    agentCmd,
-    model: flags.model ?? config.model,
-    maxIterations:
-      flags.maxIterations !== undefined
-        ? positiveInt(flags.maxIterations, '--max-iterations')
-        : (config.maxIterations ?? DEFAULTS.maxIterations),
+  const idleTimeout = flags.idleTimeout ?? config.idleTimeout;
+  const count = (flag: string | undefined, name: string, fromConfig: number | undefined, fallback: number) =>
+    flag !== undefined ? positiveInt(flag, name) : (fromConfig ?? fallback);
+  return {
+    maxIterations: count(flags.maxIterations, '--max-iterations', config.maxIterations, DEFAULTS.maxIterations),
     maxTimeMs: maxTime === undefined ? undefined : duration(maxTime, flags.maxTime ? '--max-time' : `${c}: maxTime`),
     maxCostUsd: flags.maxCost !== undefined ? usd(flags.maxCost, '--max-cost') : config.maxCost,
     maxTokens: flags.maxTokens !== undefined ? positiveInt(flags.maxTokens, '--max-tokens') : config.maxTokens,
@@ -147,50 +128,25 @@ export async function resolveRunOptions(input: {
       initialMs: duration(config.backoff?.initial ?? DEFAULTS.backoffInitial, `${c}: backoff.initial`),
       maxMs: duration(config.backoff?.max ?? DEFAULTS.backoffMax, `${c}: backoff.max`),
     },
-    fallbackAgent: flags.fallbackAgent ?? config.fallbackAgent,
-    prices: config.prices ?? {},
-    passEnv: [...(config.passEnv ?? []), ...(flags.passEnv ?? [])],
-    stallAfter:
-      flags.stallAfter !== undefined ? positiveInt(flags.stallAfter, '--stall-after') : (config.stallAfter ?? DEFAULTS.stallAfter),
-    parkAfter: flags.parkAfter !== undefined ? positiveInt(flags.parkAfter, '--park-after') : (config.parkAfter ?? DEFAULTS.parkAfter),
-    sameErrorLimit:
-      flags.sameErrorLimit !== undefined
-        ? positiveInt(flags.sameErrorLimit, '--same-error-limit')
-        : (config.sameErrorLimit ?? DEFAULTS.sameErrorLimit),
+    stallAfter: count(flags.stallAfter, '--stall-after', config.stallAfter, DEFAULTS.stallAfter),
+    parkAfter: count(flags.parkAfter, '--park-after', config.parkAfter, DEFAULTS.parkAfter),
+    sameErrorLimit: count(flags.sameErrorLimit, '--same-error-limit', config.sameErrorLimit, DEFAULTS.sameErrorLimit),
     onStall: flags.onStall !== undefined ? onStall(flags.onStall, '--on-stall') : (config.onStall ?? DEFAULTS.onStall),
     iterationTimeoutMs: duration(
       flags.iterationTimeout ?? config.iterationTimeout ?? DEFAULTS.iterationTimeout,
       flags.iterationTimeout ? '--iteration-timeout' : `${c}: iterationTimeout`,
     ),
     idleTimeoutMs:
-      (flags.idleTimeout ?? config.idleTimeout) === undefined
-        ? undefined
-        : duration(
-            (flags.idleTimeout ?? config.idleTimeout) as string,
-            flags.idleTimeout ? '--idle-timeout' : 'star.config.json: idleTimeout',
-          ),
+      idleTimeout === undefined ? undefined : duration(idleTimeout, flags.idleTimeout ? '--idle-timeout' : `${c}: idleTimeout`),
     gateTimeoutMs: duration(
       flags.gateTimeout ?? config.gateTimeout ?? DEFAULTS.gateTimeout,
       flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`,
     ),
-    json: flags.json ?? false,
-    verbose: flags.verbose ?? false,
-    debug: flags.debug ?? false,
-    verify: flags.verify !== undefined ? verifyMode(flags.verify, '--verify') : (config.verify ?? DEFAULTS.verify),
-    verifierAgent: '',
-    verifierModel: flags.verifierModel ?? config.verifierModel,
-    allowDirty: flags.allowDirty ?? false,
-    allowDefaultBranch: flags.allowDefaultBranch ?? false,
-    allowPush: flags.allowPush ?? false,
-    branch: flags.branch ?? config.branch,
-    base: flags.base ?? config.base,
-    worktree: flags.worktree ?? false,
-    onFinish: flags.onFinish ?? config.onFinish,
-    protectedPaths: [...(config.protectedPaths ?? DEFAULTS.protectedPaths), ...(config.protect ?? []), ...(flags.protect ?? [])],
-    gates: config.gates,
   };
-  options.verifierAgent = flags.verifierAgent ?? config.verifierAgent ?? options.agent;
-  if (options.verifierModel === undefined && options.verifierAgent === options.agent) options.verifierModel = options.model;
+}
+
+/** The combinations no single value shows wrong. */
+function checkOptions(options: RunOptions, flags: RunFlags): void {
   if (options.maxIterations > MAX_ITERATIONS_CAP) {
     throw new InputError(
       `--max-iterations ${options.maxIterations}: at most ${MAX_ITERATIONS_CAP}, an absolute cap no flag lifts`,
@@ -209,5 +165,56 @@ export async function resolveRunOptions(input: {
   if (options.story && !options.prdFile)
     throw new InputError('--story needs --prd FILE', 'e.g. `star-loop run --prd prd.json --story US-002`');
   if (options.prdFile && !isAbsolute(options.prdFile)) throw new Error('prd path must be absolute');
+}
+
+/**
+ * Resolves flags over star.config.json over defaults. `cwd` resolves paths given on the command line;
+ * paths from the config file are relative to the repository root.
+ */
+export async function resolveRunOptions(input: {
+  cwd: string;
+  root: string;
+  taskText?: string;
+  flags: RunFlags;
+  config: StarConfig;
+}): Promise<RunOptions> {
+  const { root, flags, config } = input;
+  const { prdPath, promptPath, task } = await resolveTarget(input);
+  const agent = flags.agentCmd && !flags.agent ? 'command' : (flags.agent ?? config.agent ?? DEFAULTS.agent);
+  const verifierAgent = flags.verifierAgent ?? config.verifierAgent ?? agent;
+  const model = flags.model ?? config.model;
+  const verifierModel = flags.verifierModel ?? config.verifierModel ?? (verifierAgent === agent ? model : undefined);
+  const options: RunOptions = {
+    root,
+    mode: prdPath ? 'prd' : 'task',
+    prdFile: prdPath,
+    story: flags.story,
+    task: prdPath ? undefined : task,
+    promptFile: prdPath ? undefined : promptPath,
+    dryRun: flags.dryRun ?? false,
+    agent,
+    agentCmd: flags.agentCmd ?? config.agentCmd,
+    model,
+    ...resolveLimits(flags, config),
+    fallbackAgent: flags.fallbackAgent ?? config.fallbackAgent,
+    prices: config.prices ?? {},
+    passEnv: [...(config.passEnv ?? []), ...(flags.passEnv ?? [])],
+    json: flags.json ?? false,
+    verbose: flags.verbose ?? false,
+    debug: flags.debug ?? false,
+    verify: flags.verify !== undefined ? verifyMode(flags.verify, '--verify') : (config.verify ?? DEFAULTS.verify),
+    verifierAgent,
+    verifierModel,
+    allowDirty: flags.allowDirty ?? false,
+    allowDefaultBranch: flags.allowDefaultBranch ?? false,
+    allowPush: flags.allowPush ?? false,
+    branch: flags.branch ?? config.branch,
+    base: flags.base ?? config.base,
+    worktree: flags.worktree ?? false,
+    onFinish: flags.onFinish ?? config.onFinish,
+    protectedPaths: [...(config.protectedPaths ?? DEFAULTS.protectedPaths), ...(config.protect ?? []), ...(flags.protect ?? [])],
+    gates: config.gates,
+  };
+  checkOptions(options, flags);
   return options;
 }
