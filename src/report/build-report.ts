@@ -86,10 +86,84 @@ export interface Report {
   runner: { peakRssBytes: number };
 }
 
+/** The receipts: the run's and each story's cost and tokens, with where the cost came from. */
+function reportUsage(state: RunState): Report['usage'] {
+  const total = sumUsage(state.records);
+  const costSource =
+    total.runs === 0 || total.unknownCostRuns === total.runs
+      ? 'unknown'
+      : total.unknownCostRuns > 0
+        ? 'partial'
+        : total.estimatedRuns > 0
+          ? 'estimated'
+          : 'reported';
+  const byStory = Object.entries(usageByStory(state.records)).map(([story, u]) => [
+    story,
+    {
+      costUsd: u.costUsd,
+      tokens: u.tokens,
+      unknownCostRuns: u.unknownCostRuns,
+      iterations: state.records.filter((r) => (r.story ?? 'task') === story).length,
+    },
+  ]);
+  return {
+    costUsd: total.costUsd,
+    costSource,
+    tokens: total.tokens,
+    unknownCostRuns: total.unknownCostRuns,
+    byStory: Object.fromEntries(byStory),
+  };
+}
+
+/** One row per iteration. */
+function reportTable(records: RunState['records']): Report['table'] {
+  return records.map((r) => {
+    const usage = iterationUsage(r);
+    return {
+      iteration: r.n,
+      story: r.story,
+      durationMs: r.durationMs,
+      moved: r.moved,
+      movement: r.movement,
+      claim: r.claim?.sources,
+      verdict: r.verdict,
+      agentError: r.agent.error,
+      agent: r.agent.name,
+      costUsd: usage.unknownCostRuns === usage.runs ? undefined : usage.costUsd,
+      costSource: r.agent.usage?.costSource,
+      tokens: usage.unknownTokenRuns === usage.runs ? undefined : usage.tokens,
+      attempts: r.agent.attempts,
+      waitedMs: r.agent.waitedMs,
+      hazard: r.agent.hazard?.name,
+      notes: r.claimNotes,
+    };
+  });
+}
+
+/** One entry per verified claim (and, with --verify every, per checked iteration). */
+function reportClaims(records: RunState['records']): Report['claims'] {
+  return records
+    .filter((r) => r.verification)
+    .map((r) => ({
+      iteration: r.n,
+      story: r.claim?.stories.join(', ') || r.story,
+      verdict: r.verdict,
+      base: r.verification?.base ?? '',
+      head: r.verification?.head ?? '',
+      gates: r.verification?.gates ?? [],
+      findings: r.verification?.findings ?? [],
+      verifier: r.verification?.verifier && {
+        agent: r.verification.verifier.agent,
+        verdict: r.verification.verifier.verdict,
+        error: r.verification.verifier.error,
+        findings: r.verification.verifier.findings,
+      },
+    }));
+}
+
 export function buildReport(input: { state: RunState; plan: Plan; remaining: string[]; peakRssBytes: number; verify: string }): Report {
   const { state, plan } = input;
   const total = sumUsage(state.records);
-  const byStory = usageByStory(state.records);
   return {
     schema: REPORT_SCHEMA,
     runId: state.runId,
@@ -114,71 +188,12 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
     remaining: input.remaining,
     gates: plan.gates,
     costUsd: total.unknownCostRuns < total.runs ? total.costUsd : undefined,
-    usage: {
-      costUsd: total.costUsd,
-      costSource:
-        total.runs === 0 || total.unknownCostRuns === total.runs
-          ? 'unknown'
-          : total.unknownCostRuns > 0
-            ? 'partial'
-            : total.estimatedRuns > 0
-              ? 'estimated'
-              : 'reported',
-      tokens: total.tokens,
-      unknownCostRuns: total.unknownCostRuns,
-      byStory: Object.fromEntries(
-        Object.entries(byStory).map(([story, u]) => [
-          story,
-          {
-            costUsd: u.costUsd,
-            tokens: u.tokens,
-            unknownCostRuns: u.unknownCostRuns,
-            iterations: state.records.filter((r) => (r.story ?? 'task') === story).length,
-          },
-        ]),
-      ),
-    },
+    usage: reportUsage(state),
     plan,
-    table: state.records.map((r) => {
-      const usage = iterationUsage(r);
-      return {
-        iteration: r.n,
-        story: r.story,
-        durationMs: r.durationMs,
-        moved: r.moved,
-        movement: r.movement,
-        claim: r.claim?.sources,
-        verdict: r.verdict,
-        agentError: r.agent.error,
-        agent: r.agent.name,
-        costUsd: usage.unknownCostRuns === usage.runs ? undefined : usage.costUsd,
-        costSource: r.agent.usage?.costSource,
-        tokens: usage.unknownTokenRuns === usage.runs ? undefined : usage.tokens,
-        attempts: r.agent.attempts,
-        waitedMs: r.agent.waitedMs,
-        hazard: r.agent.hazard?.name,
-        notes: r.claimNotes,
-      };
-    }),
+    table: reportTable(state.records),
     verify: input.verify,
     baseline: state.baseline,
-    claims: state.records
-      .filter((r) => r.verification)
-      .map((r) => ({
-        iteration: r.n,
-        story: r.claim?.stories.join(', ') || r.story,
-        verdict: r.verdict,
-        base: r.verification?.base ?? '',
-        head: r.verification?.head ?? '',
-        gates: r.verification?.gates ?? [],
-        findings: r.verification?.findings ?? [],
-        verifier: r.verification?.verifier && {
-          agent: r.verification.verifier.agent,
-          verdict: r.verification.verifier.verdict,
-          error: r.verification.verifier.error,
-          findings: r.verification.verifier.findings,
-        },
-      })),
+    claims: reportClaims(state.records),
     recheck: state.recheck,
     parked: state.parked,
     branch: state.branch,

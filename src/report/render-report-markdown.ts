@@ -21,31 +21,34 @@ function costLine(usage: Report['usage']): string {
   return `cost ${formatUsd(usage.costUsd)} (${SOURCE[usage.costSource]})${tokens}`;
 }
 
-/** report.md: what a person reads in the morning. */
-export function renderReportMarkdown(report: Report): string {
+/** The summary at the top: parked stories first, then why the run stopped, what it did and what is left. */
+function summary(report: Report): string[] {
   const out: string[] = [];
-  out.push(`# star-loop report — ${report.stopReason}`);
-  out.push('');
   if (report.parked.length > 0) {
     out.push('## Parked for a human (details in .star/pending_for_human.md)', '');
-    for (const p of report.parked)
-      out.push(
-        `- **${p.story}** (iteration ${p.iteration}): ${p.findings.map((f) => `[${f.rule}] ${f.detail}`).join('; ') || 'no findings'}`,
-      );
+    for (const p of report.parked) {
+      const findings = p.findings.map((f) => `[${f.rule}] ${f.detail}`).join('; ') || 'no findings';
+      out.push(`- **${p.story}** (iteration ${p.iteration}): ${findings}`);
+    }
     out.push('');
   }
+  const accepted = report.accepted.map((a) => `${a.story ?? 'task'} (iteration ${a.iteration})`).join(', ');
   out.push(`- Run: \`${report.runId}\` (${report.mode === 'prd' ? 'PRD' : 'task'}: ${report.target})`);
   out.push(`- Stop reason: **${report.stopReason}** — ${report.detail} (exit code ${report.exitCode})`);
   out.push(`- Iterations: ${report.iterations}; active time ${formatDuration(report.activeMs)}; ${costLine(report.usage)}`);
-  out.push(
-    `- Accepted: ${report.accepted.length === 0 ? 'none' : report.accepted.map((a) => `${a.story ?? 'task'} (iteration ${a.iteration})`).join(', ')}`,
-  );
+  out.push(`- Accepted: ${report.accepted.length === 0 ? 'none' : accepted}`);
   out.push(`- Remaining: ${report.remaining.length === 0 ? 'nothing' : report.remaining.join(', ')}`);
   if (report.worktree) out.push(`- Worktree: ${report.worktree} (branch ${report.branch})`);
   else if (report.branch) out.push(`- Branch: ${report.branch}`);
   if (report.status === 'paused') out.push('- The run is paused: run the same `star-loop run …` command again to continue it.');
   if (report.verify === 'off')
     out.push("- **WARNING: verification was off (`--verify off`): claims were accepted on the agent's word alone.**");
+  return out;
+}
+
+/** Safety stops with the commands that bring every commit back, and stories that regressed. */
+function alarms(report: Report): string[] {
+  const out: string[] = [];
   for (const s of report.safety) {
     out.push('', `## Safety stop in iteration ${s.iteration}`, '');
     for (const v of s.violations) out.push(`- [${v.rule}] ${where(v)}${v.detail}`);
@@ -56,7 +59,12 @@ export function renderReportMarkdown(report: Report): string {
     out.push('', '## Accepted earlier, broken now', '');
     for (const f of report.recheck.findings) out.push(`- [${f.rule}] ${where(f)}${f.detail}`);
   }
-  out.push('', '## Claims', '');
+  return out;
+}
+
+/** Every verified claim: the work checked, the gates before and now, the findings, the verifier. */
+function claims(report: Report): string[] {
+  const out: string[] = ['', '## Claims', ''];
   if (report.claims.length === 0) out.push('No claim was verified in this run.');
   for (const c of report.claims) {
     out.push(`### Iteration ${c.iteration}${c.story ? ` — ${c.story}` : ''}: ${c.verdict}`, '');
@@ -75,36 +83,45 @@ export function renderReportMarkdown(report: Report): string {
       '',
     );
   }
-  out.push('## Gates', '');
-  if (report.gates.length === 0) out.push('No gates were found: claims could only be checked by inspection.');
-  else for (const g of report.gates) out.push(`- ${g.name}: \`${g.command}\` (${g.source})`);
+  return out;
+}
+
+/** The receipts per story and one row per iteration. */
+function iterations(report: Report): string[] {
+  const out: string[] = [];
   const stories = Object.entries(report.usage.byStory);
   if (stories.length > 0 && report.usage.costSource !== 'unknown') {
     out.push('', '## Receipts', '', '| story | iterations | cost | tokens |', '|---|---|---|---|');
-    for (const [story, u] of stories)
-      out.push(
-        `| ${story} | ${u.iterations} | ${formatUsd(u.costUsd)}${u.unknownCostRuns > 0 ? ' + unknown' : ''} | ${u.tokens.toLocaleString('en-US')} |`,
-      );
+    for (const [story, u] of stories) {
+      const cost = `${formatUsd(u.costUsd)}${u.unknownCostRuns > 0 ? ' + unknown' : ''}`;
+      out.push(`| ${story} | ${u.iterations} | ${cost} | ${u.tokens.toLocaleString('en-US')} |`);
+    }
   }
-  out.push(
-    '',
-    '## Iterations',
-    '',
-    '| # | story | agent | duration | cost | moved | claim | verdict | note |',
-    '|---|---|---|---|---|---|---|---|---|',
-  );
+  out.push('', '## Iterations', '');
+  out.push('| # | story | agent | duration | cost | moved | claim | verdict | note |', '|---|---|---|---|---|---|---|---|---|');
   for (const row of report.table) {
     const waited =
       row.attempts && row.attempts > 1 ? `${row.attempts} attempts, waited ${formatDuration(row.waitedMs ?? 0)} for rate limits` : '';
-    out.push(
-      `| ${row.iteration} | ${row.story ?? '—'} | ${row.agent ?? '—'} | ${formatDuration(row.durationMs)} | ${row.costUsd !== undefined ? `${formatUsd(row.costUsd)}${row.costSource === 'estimated' ? ' (est.)' : ''}` : 'unknown'} | ${row.moved ? `yes (${cell(row.movement.join(', '))})` : 'no'} | ${row.claim?.join(', ') ?? '—'} | ${row.verdict} | ${cell([row.hazard && `hazard: ${row.hazard}`, waited, row.agentError, ...row.notes].filter(Boolean).join('; '))} |`,
-    );
+    const cost = row.costUsd !== undefined ? `${formatUsd(row.costUsd)}${row.costSource === 'estimated' ? ' (est.)' : ''}` : 'unknown';
+    const moved = row.moved ? `yes (${cell(row.movement.join(', '))})` : 'no';
+    const note = cell([row.hazard && `hazard: ${row.hazard}`, waited, row.agentError, ...row.notes].filter(Boolean).join('; '));
+    const cells = [row.iteration, row.story ?? '—', row.agent ?? '—', formatDuration(row.durationMs), cost, moved];
+    out.push(`| ${[...cells, row.claim?.join(', ') ?? '—', row.verdict, note].join(' | ')} |`);
   }
+  return out;
+}
+
+/** report.md: what a person reads in the morning. */
+export function renderReportMarkdown(report: Report): string {
+  const out: string[] = [`# star-loop report — ${report.stopReason}`, ''];
+  out.push(...summary(report), ...alarms(report), ...claims(report));
+  out.push('## Gates', '');
+  if (report.gates.length === 0) out.push('No gates were found: claims could only be checked by inspection.');
+  else for (const g of report.gates) out.push(`- ${g.name}: \`${g.command}\` (${g.source})`);
+  out.push(...iterations(report));
   if (report.baseline) {
-    out.push(
-      '',
-      `Before iteration 1 (at \`${report.baseline.commit.slice(0, 10)}\`): ${report.baseline.gates.map((g) => `${g.name} ${gateState(g)}`).join(', ') || 'no gates'}`,
-    );
+    const gates = report.baseline.gates.map((g) => `${g.name} ${gateState(g)}`).join(', ') || 'no gates';
+    out.push('', `Before iteration 1 (at \`${report.baseline.commit.slice(0, 10)}\`): ${gates}`);
   }
   out.push('', '## Recon plan', '', '```', renderPlan(report.plan), '```', '');
   return out.join('\n');
