@@ -50,6 +50,94 @@ function classify(status: number | null | undefined, errorClass: string | undefi
   return undefined;
 }
 
+/** What the stream showed before its result event. */
+interface Seen {
+  sessionId?: string;
+  model?: string;
+  toolCalls: number;
+  planMode: boolean;
+  /** Claude's error class from a synthetic message or an api_retry event, and the retried HTTP status. */
+  errorClass?: string;
+  retryStatus?: number;
+  /** A rate_limit_event with status `rejected`: when the limit lifts, and which limit. */
+  rejected?: { resetAt?: number; type?: string };
+}
+
+/** One event of the stream into what was seen; returns the tool call it shows, if any. */
+function fold(seen: Seen, event: ClaudeEvent): AgentActivity | undefined {
+  let activity: AgentActivity | undefined;
+  if (typeof event.session_id === 'string') seen.sessionId = event.session_id;
+  switch (event.type) {
+    case 'system':
+      if (event.subtype === 'init') {
+        if (typeof event.model === 'string') seen.model = event.model;
+        if (event.permissionMode === 'plan') seen.planMode = true;
+      } else if (event.subtype === 'api_retry') {
+        seen.errorClass = event.error;
+        seen.retryStatus = event.error_status ?? undefined;
+      }
+      break;
+    case 'assistant':
+      if (typeof event.error === 'string') seen.errorClass = event.error;
+      if (event.message?.model && event.message.model !== '<synthetic>') seen.model = event.message.model;
+      for (const block of event.message?.content ?? []) {
+        if (block.type !== 'tool_use') continue;
+        seen.toolCalls += 1;
+        if (block.name && PLAN_TOOLS.has(block.name)) seen.planMode = true;
+        activity = summariseTool(block.name ?? 'tool', block.input);
+      }
+      break;
+    // Cursor's stream-json (the same shape otherwise) reports tool calls as events of their own.
+    case 'tool_call':
+      if (event.subtype === 'started') {
+        seen.toolCalls += 1;
+        const [name, call] = Object.entries(event.tool_call ?? {})[0] ?? ['tool', {}];
+        activity = summariseTool(name.replace(/ToolCall$/, ''), call.args);
+      }
+      break;
+    case 'rate_limit_event':
+      if (event.rate_limit_info?.status === 'rejected') {
+        const resetsAt = event.rate_limit_info.resetsAt;
+        seen.rejected = { resetAt: typeof resetsAt === 'number' ? resetsAt * 1000 : undefined, type: event.rate_limit_info.rateLimitType };
+      }
+      break;
+  }
+  return activity;
+}
+
+/** The run's outcome from its result event (and what the stream showed before it). */
+function outputOf(final: ClaudeResultEvent | undefined, seen: Seen): AgentOutput {
+  const { sessionId, model, toolCalls, planMode, rejected } = seen;
+  if (!final)
+    return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId, model, toolCalls, planMode };
+  const usage = final.usage ?? {};
+  const isError = final.is_error === true || (final.subtype !== undefined && final.subtype !== 'success');
+  const cacheRead = usage.cache_read_input_tokens ?? usage.cacheReadTokens ?? 0;
+  const cacheWrite = usage.cache_creation_input_tokens ?? usage.cacheWriteTokens ?? 0;
+  const text = typeof final.result === 'string' ? final.result : '';
+  const status = final.api_error_status;
+  // Max turns and max budget are the run's own limits; only an API failure ("success" + is_error) is the provider's.
+  const apiFailure = final.subtype === undefined || final.subtype === 'success';
+  const kind = !apiFailure ? undefined : rejected ? 'rate-limit' : classify(status ?? seen.retryStatus, seen.errorClass);
+  const limitDetail = `${kind}${status ? ` (HTTP ${status})` : ''}${rejected?.type ? ` (${rejected.type} limit)` : ''}: ${text.slice(0, 200)}`;
+  return {
+    finalMessage: text,
+    isError,
+    errorMessage: isError ? `${final.subtype ?? 'error'}${status ? ` (API status ${status})` : ''}: ${text.slice(0, 300)}` : undefined,
+    sessionId: final.session_id ?? sessionId,
+    model: model ?? Object.keys(final.modelUsage ?? {})[0],
+    costUsd: final.total_cost_usd,
+    inputTokens: final.usage ? (usage.input_tokens ?? usage.inputTokens ?? 0) + cacheWrite + cacheRead : undefined,
+    outputTokens: usage.output_tokens ?? usage.outputTokens,
+    cacheReadTokens: final.usage ? cacheRead : undefined,
+    cacheWriteTokens: final.usage ? cacheWrite : undefined,
+    rateLimit: isError && kind ? { kind, resetAt: rejected?.resetAt, detail: limitDetail } : undefined,
+    permissionDenials: Array.isArray(final.permission_denials) ? final.permission_denials.length : undefined,
+    toolCalls,
+    planMode,
+  };
+}
+
 /**
  * Claude Code's `--output-format stream-json`: the final message is `result.result` and nothing else —
  * assistant text, tool output and prompt echoes never count. API failures arrive as `subtype: "success"`
@@ -59,100 +147,23 @@ function classify(status: number | null | undefined, errorClass: string | undefi
  */
 export function createClaudeStreamParser(): AgentOutputParser {
   let final: ClaudeResultEvent | undefined;
-  let sessionId: string | undefined;
-  let model: string | undefined;
-  let toolCalls = 0;
-  let planMode = false;
-  let errorClass: string | undefined;
-  let retryStatus: number | undefined;
-  let rejected: { resetAt?: number; type?: string } | undefined;
+  const seen: Seen = { toolCalls: 0, planMode: false };
   return {
-    onLine(line): AgentActivity | undefined {
-      if (!line.startsWith('{')) return;
-      let activity: AgentActivity | undefined;
+    onLine(line) {
+      if (!line.startsWith('{')) return undefined;
       let event: ClaudeEvent;
       try {
         event = JSON.parse(line) as ClaudeEvent;
       } catch {
-        return;
+        return undefined;
       }
-      if (typeof event.session_id === 'string') sessionId = event.session_id;
-      switch (event.type) {
-        case 'result':
-          final = event as unknown as ClaudeResultEvent;
-          break;
-        case 'system':
-          if (event.subtype === 'init') {
-            if (typeof event.model === 'string') model = event.model;
-            if (event.permissionMode === 'plan') planMode = true;
-          } else if (event.subtype === 'api_retry') {
-            errorClass = event.error;
-            retryStatus = event.error_status ?? undefined;
-          }
-          break;
-        case 'assistant':
-          if (typeof event.error === 'string') errorClass = event.error;
-          if (event.message?.model && event.message.model !== '<synthetic>') model = event.message.model;
-          for (const block of event.message?.content ?? []) {
-            if (block.type !== 'tool_use') continue;
-            toolCalls += 1;
-            if (block.name && PLAN_TOOLS.has(block.name)) planMode = true;
-            activity = summariseTool(block.name ?? 'tool', block.input);
-          }
-          break;
-        // Cursor's stream-json (the same shape otherwise) reports tool calls as events of their own.
-        case 'tool_call':
-          if (event.subtype === 'started') {
-            toolCalls += 1;
-            const [name, call] = Object.entries(event.tool_call ?? {})[0] ?? ['tool', {}];
-            activity = summariseTool(name.replace(/ToolCall$/, ''), call.args);
-          }
-          break;
-        case 'rate_limit_event':
-          if (event.rate_limit_info?.status === 'rejected') {
-            const resetsAt = event.rate_limit_info.resetsAt;
-            rejected = { resetAt: typeof resetsAt === 'number' ? resetsAt * 1000 : undefined, type: event.rate_limit_info.rateLimitType };
-          }
-          break;
+      if (event.type === 'result') {
+        if (typeof event.session_id === 'string') seen.sessionId = event.session_id;
+        final = event as unknown as ClaudeResultEvent;
+        return undefined;
       }
-      return activity;
+      return fold(seen, event);
     },
-    result(): AgentOutput {
-      if (!final)
-        return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId, model, toolCalls, planMode };
-      const usage = final.usage ?? {};
-      const isError = final.is_error === true || (final.subtype !== undefined && final.subtype !== 'success');
-      const cacheRead = usage.cache_read_input_tokens ?? usage.cacheReadTokens ?? 0;
-      const cacheWrite = usage.cache_creation_input_tokens ?? usage.cacheWriteTokens ?? 0;
-      const text = typeof final.result === 'string' ? final.result : '';
-      // Max turns and max budget are the run's own limits; only an API failure ("success" + is_error) is the provider's.
-      const apiFailure = final.subtype === undefined || final.subtype === 'success';
-      const kind = !apiFailure ? undefined : rejected ? 'rate-limit' : classify(final.api_error_status ?? retryStatus, errorClass);
-      return {
-        finalMessage: text,
-        isError,
-        errorMessage: isError
-          ? `${final.subtype ?? 'error'}${final.api_error_status ? ` (API status ${final.api_error_status})` : ''}: ${text.slice(0, 300)}`
-          : undefined,
-        sessionId: final.session_id ?? sessionId,
-        model: model ?? Object.keys(final.modelUsage ?? {})[0],
-        costUsd: final.total_cost_usd,
-        inputTokens: final.usage ? (usage.input_tokens ?? usage.inputTokens ?? 0) + cacheWrite + cacheRead : undefined,
-        outputTokens: usage.output_tokens ?? usage.outputTokens,
-        cacheReadTokens: final.usage ? cacheRead : undefined,
-        cacheWriteTokens: final.usage ? cacheWrite : undefined,
-        rateLimit:
-          isError && kind
-            ? {
-                kind,
-                resetAt: rejected?.resetAt,
-                detail: `${kind}${final.api_error_status ? ` (HTTP ${final.api_error_status})` : ''}${rejected?.type ? ` (${rejected.type} limit)` : ''}: ${text.slice(0, 200)}`,
-              }
-            : undefined,
-        permissionDenials: Array.isArray(final.permission_denials) ? final.permission_denials.length : undefined,
-        toolCalls,
-        planMode,
-      };
-    },
+    result: () => outputOf(final, seen),
   };
 }
