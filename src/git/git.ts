@@ -1,19 +1,19 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pRetry, { AbortError } from 'p-retry';
-import { type LineServer, startLineServer } from '../proc/line-server.js';
 import { runCapture } from '../proc/run-capture.js';
-
-/** star-loop's own directory inside the repository; never counts as user work. */
-export const STAR_DIR = '.star';
+import { BatchLookup, RefWriter } from './long-running.js';
+import {
+  type ChangedFile,
+  parseMergeTree,
+  parseNameStatusZ,
+  parseRefLines,
+  parseRemotes,
+  parseStatusZ,
+  type WorkingChange,
+} from './parse-git-output.js';
 
 const FALLBACK_IDENTITY = { name: 'star-loop', email: 'star-loop@localhost' };
-
-export interface WorkingChange {
-  /** Two-letter porcelain status, e.g. ` M`, `??`, `D `. */
-  code: string;
-  path: string;
-}
 
 /**
  * The only owner of git in star-loop. Every git command the runner issues goes through this class, so the
@@ -21,7 +21,10 @@ export interface WorkingChange {
  * appear here.
  */
 export class Git {
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    this.batch = new BatchLookup(root);
+    this.refWriter = new RefWriter(root);
+  }
 
   /** The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. */
   static async topLevel(cwd: string): Promise<string | undefined> {
@@ -59,23 +62,16 @@ export class Git {
     }
   }
 
-  private batch?: LineServer;
+  private readonly batch: BatchLookup;
+  private readonly refWriter: RefWriter;
 
-  /**
-   * An object name resolved by a `git cat-file --batch-check` kept running for the whole run: the loop asks
-   * for HEAD, trees and refs several times an iteration, and a pipe round trip costs far less than a
-   * process. Falls back to `rev-parse` if that process is gone.
-   */
+  /** An object name, through the long-running lookup once keepAlive() was called, else `rev-parse`. */
   private async lookup(name: string): Promise<string | undefined> {
-    if (!this.persistent || /[\s]/.test(name)) return this.tryRaw(['rev-parse', '--verify', '--quiet', name]);
-    try {
-      this.batch ??= startLineServer('git', ['cat-file', '--batch-check=%(objectname)'], { cwd: this.root });
-      const line = await this.batch.ask(name);
-      return /^[0-9a-f]{40,64}$/.test(line) ? line : undefined;
-    } catch {
-      this.batch = undefined;
-      return this.tryRaw(['rev-parse', '--verify', '--quiet', name]);
+    if (this.persistent && !/[\s]/.test(name)) {
+      const found = await this.batch.resolve(name);
+      if (found !== null) return found;
     }
+    return this.tryRaw(['rev-parse', '--verify', '--quiet', name]);
   }
 
   private persistent = false;
@@ -85,12 +81,10 @@ export class Git {
     this.persistent = true;
   }
 
-  /** Ends the helper process (it would end by itself when star-loop exits). */
+  /** Ends the helper processes (they would end by themselves when star-loop exits). */
   close(): void {
-    this.batch?.close();
-    this.batch = undefined;
-    this.refWriter?.close();
-    this.refWriter = undefined;
+    this.batch.close();
+    this.refWriter.close();
   }
 
   /** HEAD's commit, or undefined in a repository with no commits yet. */
@@ -139,19 +133,7 @@ export class Git {
     // No optional locks: `git status` then never rewrites the index, so recon (and --dry-run) writes nothing
     // and star-loop never competes with an agent's own git commands for the index lock.
     const out = await this.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all']);
-    const changes: WorkingChange[] = [];
-    const fields = out.split('\0');
-    for (let i = 0; i < fields.length; i++) {
-      const entry = fields[i];
-      if (!entry || entry.length < 4) continue;
-      const code = entry.slice(0, 2);
-      const path = entry.slice(3);
-      // Renames and copies carry the original path in the next field.
-      if (code.startsWith('R') || code.startsWith('C')) i++;
-      if (path === STAR_DIR || path.startsWith(`${STAR_DIR}/`)) continue;
-      changes.push({ code, path });
-    }
-    return changes;
+    return parseStatusZ(out);
   }
 
   private readonly diffs = new Map<string, Promise<string>>();
@@ -182,21 +164,8 @@ export class Git {
   }
 
   /** `git diff --name-status -M` between two commits: what was added, modified, deleted or renamed. */
-  async changedFiles(from: string, to: string): Promise<Array<{ status: string; path: string; oldPath?: string }>> {
-    const fields = (await this.diffOf(['--name-status', '-z', '-M'], from, to)).split('\0');
-    const out: Array<{ status: string; path: string; oldPath?: string }> = [];
-    for (let i = 0; i < fields.length; i++) {
-      const status = fields[i];
-      if (!status) continue;
-      if (status.startsWith('R') || status.startsWith('C')) {
-        out.push({ status: status[0] ?? 'R', oldPath: fields[i + 1], path: fields[i + 2] ?? '' });
-        i += 2;
-      } else {
-        out.push({ status: status[0] ?? 'M', path: fields[i + 1] ?? '' });
-        i += 1;
-      }
-    }
-    return out;
+  async changedFiles(from: string, to: string): Promise<ChangedFile[]> {
+    return parseNameStatusZ(await this.diffOf(['--name-status', '-z', '-M'], from, to));
   }
 
   /** The zero-context unified diff between two commits (renames followed), for line-level checks. */
@@ -257,23 +226,10 @@ export class Git {
   }
 
   /** Points a ref of star-loop's own (`refs/star-loop/…`) at a commit, so it stays reachable whatever happens. */
-  private refWriter?: LineServer;
-
   async keepRef(ref: string, commit: string): Promise<void> {
     if (!ref.startsWith('refs/star-loop/')) throw new Error(`star-loop only writes its own refs, not ${ref}`);
-    if (this.persistent && /^[0-9a-f]{40,64}$/.test(commit)) {
-      // One transaction per ref through a long-running `git update-ref --stdin`: no process per iteration.
-      try {
-        this.refWriter ??= startLineServer('git', ['update-ref', '--stdin'], { cwd: this.root });
-        if ((await this.refWriter.ask('start')) !== 'start: ok') throw new Error('update-ref: no transaction');
-        this.refWriter.send(`update ${ref} ${commit}`);
-        if ((await this.refWriter.ask('commit')) === 'commit: ok') return;
-      } catch {
-        // fall through to a process of its own
-      }
-      this.refWriter?.close();
-      this.refWriter = undefined;
-    }
+    // One transaction per ref through the long-running `git update-ref --stdin`: no process per iteration.
+    if (this.persistent && /^[0-9a-f]{40,64}$/.test(commit) && (await this.refWriter.update(ref, commit))) return;
     await this.raw(['update-ref', ref, commit]);
   }
 
@@ -311,17 +267,7 @@ export class Git {
   async mergeTree(ours: string, theirs: string): Promise<{ tree: string; conflicts: string[]; messages: string }> {
     const out = await runCapture('git', ['merge-tree', '--write-tree', '--name-only', ours, theirs], { cwd: this.root });
     if (out.exitCode !== 0 && out.exitCode !== 1) throw new Error(out.stderr.trim() || `git merge-tree exited ${out.exitCode}`);
-    const [head = '', ...rest] = out.stdout.split('\n');
-    const blank = rest.indexOf('');
-    const conflicts = out.exitCode === 1 ? rest.slice(0, blank < 0 ? rest.length : blank).filter(Boolean) : [];
-    const messages =
-      blank < 0
-        ? ''
-        : rest
-            .slice(blank + 1)
-            .join('\n')
-            .trim();
-    return { tree: head.trim(), conflicts: [...new Set(conflicts)], messages };
+    return parseMergeTree(out.stdout, out.exitCode === 1);
   }
 
   /**
@@ -338,9 +284,7 @@ export class Git {
 
   /** A commit of `tree` with these parents (a merge when there are two); no branch moves. */
   async commitTree(tree: string, parents: string[], message: string): Promise<string> {
-    const identity = (await this.hasIdentity())
-      ? []
-      : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+    const identity = await this.identityArgs();
     return (await this.raw([...identity, 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message])).trim();
   }
 
@@ -389,24 +333,12 @@ export class Git {
   }
 
   private async listRemotes(): Promise<Array<{ name: string; url: string }>> {
-    const out = (await this.tryRaw(['remote', '-v'])) ?? '';
-    const seen = new Map<string, string>();
-    for (const line of out.split('\n')) {
-      const m = /^(\S+)\s+(\S+)\s+\(fetch\)$/.exec(line);
-      if (m?.[1] && m[2]) seen.set(m[1], m[2]);
-    }
-    return [...seen].map(([name, url]) => ({ name, url }));
+    return parseRemotes((await this.tryRaw(['remote', '-v'])) ?? '');
   }
 
   /** `ref → commit` for every ref under `prefix` (e.g. `refs/remotes/`). */
   async refs(prefix: string): Promise<Map<string, string>> {
-    const out = (await this.tryRaw(['for-each-ref', '--format=%(refname) %(objectname)', prefix])) ?? '';
-    return new Map(
-      out
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split(' ') as [string, string]),
-    );
+    return parseRefLines((await this.tryRaw(['for-each-ref', '--format=%(refname) %(objectname)', prefix])) ?? '', ' ');
   }
 
   /** The subject of a ref's newest reflog entry, e.g. "update by push". */
@@ -416,13 +348,7 @@ export class Git {
 
   /** The refs of a remote given by a local path, read without any network. */
   async localRemoteRefs(path: string): Promise<Map<string, string>> {
-    const out = (await this.tryRaw(['ls-remote', path])) ?? '';
-    return new Map(
-      out
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t').reverse() as [string, string]),
-    );
+    return parseRefLines((await this.tryRaw(['ls-remote', path])) ?? '', '\t');
   }
 
   /**
@@ -434,14 +360,18 @@ export class Git {
     await this.raw(['read-tree', parent], env);
     await this.raw(['add', '--all'], env);
     const tree = (await this.raw(['write-tree'], env)).trim();
-    const identity = (await this.hasIdentity())
-      ? []
-      : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+    const identity = await this.identityArgs();
     return (await this.raw([...identity, 'commit-tree', tree, '-p', parent, '-m', message])).trim();
   }
 
   async hasIdentity(): Promise<boolean> {
     return Boolean(await this.tryRaw(['config', '--get', 'user.email']));
+  }
+
+  /** star-loop's own commits carry the user's identity, or a fallback when the repository has none. */
+  private async identityArgs(): Promise<string[]> {
+    if (await this.hasIdentity()) return [];
+    return ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
   }
 
   /**
@@ -452,9 +382,7 @@ export class Git {
    */
   /** Returns the new commit, or undefined when there was nothing to commit. */
   async commitAll(message: string): Promise<string | undefined> {
-    const identity = (await this.hasIdentity())
-      ? []
-      : ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+    const identity = await this.identityArgs();
     const committed = await pRetry(
       async () => {
         try {

@@ -1,4 +1,5 @@
-import type { Git, WorkingChange } from './git.js';
+import type { Git } from './git.js';
+import type { WorkingChange } from './parse-git-output.js';
 
 export interface GitState {
   root: string;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Git, WorkingChange } from '../git/git.js';
+import type { Git } from '../git/git.js';
+import type { WorkingChange } from '../git/parse-git-output.js';
 import { parseUnifiedDiff } from '../git/parse-unified-diff.js';
 import type { Finding } from '../state/finding-schema.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';

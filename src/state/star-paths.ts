@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { STAR_DIR } from '../git/git.js';
+import { STAR_DIR } from '../git/parse-git-output.js';
 
 /** Every file star-loop keeps, in one place: the `.star/` layout documented in the README. */
 export function starPaths(root: string) {

@@ -1,0 +1,58 @@
+import { type LineServer, startLineServer } from '../proc/line-server.js';
+
+const OBJECT_ID = /^[0-9a-f]{40,64}$/;
+
+/**
+ * Object names resolved by one `git cat-file --batch-check` kept running: the loop asks for HEAD, trees and
+ * refs several times an iteration, and a pipe round trip costs far less than a process. `resolve` answers
+ * null when the process is gone (the caller falls back to `rev-parse`).
+ */
+export class BatchLookup {
+  private server?: LineServer;
+
+  constructor(private readonly root: string) {}
+
+  async resolve(name: string): Promise<string | undefined | null> {
+    try {
+      this.server ??= startLineServer('git', ['cat-file', '--batch-check=%(objectname)'], { cwd: this.root });
+      const line = await this.server.ask(name);
+      return OBJECT_ID.test(line) ? line : undefined;
+    } catch {
+      this.server = undefined;
+      return null;
+    }
+  }
+
+  close(): void {
+    this.server?.close();
+    this.server = undefined;
+  }
+}
+
+/**
+ * Refs written through one `git update-ref --stdin` kept running, one transaction each: no process per
+ * iteration. `update` answers false when that failed (the caller writes the ref with a process of its own).
+ */
+export class RefWriter {
+  private server?: LineServer;
+
+  constructor(private readonly root: string) {}
+
+  async update(ref: string, commit: string): Promise<boolean> {
+    try {
+      this.server ??= startLineServer('git', ['update-ref', '--stdin'], { cwd: this.root });
+      if ((await this.server.ask('start')) !== 'start: ok') throw new Error('update-ref: no transaction');
+      this.server.send(`update ${ref} ${commit}`);
+      if ((await this.server.ask('commit')) === 'commit: ok') return true;
+    } catch {
+      // below
+    }
+    this.close();
+    return false;
+  }
+
+  close(): void {
+    this.server?.close();
+    this.server = undefined;
+  }
+}
