@@ -2,19 +2,27 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, exitCodeHelp, StarError } from './errors.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 const EXIT_CODES = `\nExit codes:\n${exitCodeHelp.map(([code, text]) => `  ${code}  ${text}`).join('\n')}\n`;
 
 /** The options of the loop itself, shared by `run` and `fleet` (whose workers get them). */
 function withLoopOptions(command: Command): Command {
   return command
-    .option('--agent <name>', 'claude (default) | codex | gemini | opencode | amp | cursor-agent | grok | aider | command | demo')
+    .option(
+      '--agent <name>',
+      'claude (default) | codex | gemini | opencode | amp | cursor-agent | grok | aider | command | demo',
+    )
     .option('--agent-cmd <cmd>', 'custom agent: run with `sh -c CMD` in the repo root, prompt on stdin')
     .option('--model <id>', 'model id passed to the agent')
     .option('--max-iterations <n>', 'iterations before stopping with exit 3 (default 20)')
     .option('--max-time <duration>', 'wall clock for the whole run, e.g. 90s, 45m, 8h')
-    .option('--max-cost <usd>', "stop before an iteration that would not fit in this many USD (from the agents' reported cost)")
+    .option(
+      '--max-cost <usd>',
+      "stop before an iteration that would not fit in this many USD (from the agents' reported cost)",
+    )
     .option('--max-tokens <n>', 'stop before an iteration that would not fit in this many tokens (input + output)')
     .option('--max-turns <n>', "each agent run's turn limit, for agents that accept one (Claude Code)")
     .option('--max-wait <duration>', 'how long one iteration waits out rate limits before the run pauses (default 1h)')
@@ -25,9 +33,14 @@ function withLoopOptions(command: Command): Command {
       (v: string, all: string[] = []) => [...all, v],
     )
     .option('--stall-after <n>', 'consecutive iterations without movement that count as a stall (default 3)')
-    .option('--park-after <n>', 'rejected claims on one story before it is parked for a human and the loop moves on (default 3)')
+    .option(
+      '--park-after <n>',
+      'rejected claims on one story before it is parked for a human and the loop moves on (default 3)',
+    )
     .option('--same-error-limit <n>', 'iterations in a row ending with the same error before the run stops (default 5)')
-    .addOption(new Option('--on-stall <action>', 'what a stall does (default pause)').choices(['pause', 'stop', 'continue']))
+    .addOption(
+      new Option('--on-stall <action>', 'what a stall does (default pause)').choices(['pause', 'stop', 'continue']),
+    )
     .option('--iteration-timeout <duration>', 'end an agent process (and its children) after this long (default 30m)')
     .option('--idle-timeout <duration>', 'end an agent that prints nothing for this long (default: none)')
     .option('--gate-timeout <duration>', 'end a gate command after this long (default 15m)')
@@ -40,8 +53,14 @@ function withLoopOptions(command: Command): Command {
     .option('--verifier-agent <name>', "the adversarial verifier agent (default: the implementer's)")
     .option('--verifier-model <id>', "the verifier's model (default: the implementer's)")
     .option('--allow-push', 'do not block git push for the agent')
-    .option('--protect <glob>', 'a path the agent must not change (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .option('--on-finish <cmd>', 'run CMD (sh -c) when the loop stops; STAR_STOP_REASON, STAR_EXIT_CODE, STAR_REPORT in its env')
+    .option('--protect <glob>', 'a path the agent must not change (repeatable)', (v: string, all: string[] = []) => [
+      ...all,
+      v,
+    ])
+    .option(
+      '--on-finish <cmd>',
+      'run CMD (sh -c) when the loop stops; STAR_STOP_REASON, STAR_EXIT_CODE, STAR_REPORT in its env',
+    )
     .option('--json', 'one JSON event per line on stdout instead of human output (schema: `star-loop schema events`)')
     .option('--verbose', 'stream every line the agent prints (otherwise its activity is summarised)')
     .option('--debug', 'print stack traces for internal errors');
@@ -58,7 +77,10 @@ function addLoopCommands(program: Command, setExit: (code: ExitCode) => void): v
       .option('--prompt <file>', 'prompt mode: read the task from a file such as PROMPT.md')
       .option('--story <id>', 'PRD mode: work on this story only (it must be ready: its dependencies pass)')
       .option('--dry-run', 'recon only: print the plan and exit 0, writing nothing')
-      .option('--branch <name>', 'the branch to run on (PRD mode: branchName); created from HEAD (or --base) if missing')
+      .option(
+        '--branch <name>',
+        'the branch to run on (PRD mode: branchName); created from HEAD (or --base) if missing',
+      )
       .option('--base <ref>', 'where a new branch starts (default: the current HEAD)')
       .option('--worktree', 'run in a new git worktree on its own branch; your checkout is never touched')
       .option('--allow-dirty', 'start even with uncommitted changes (they become part of the first iteration)')
@@ -73,11 +95,16 @@ function addLoopCommands(program: Command, setExit: (code: ExitCode) => void): v
   withLoopOptions(
     program
       .command('fleet')
-      .description('several loops at once: one story per worker, each in its own worktree, merged one at a time with the gates re-run')
+      .description(
+        'several loops at once: one story per worker, each in its own worktree, merged one at a time with the gates re-run',
+      )
       .option('--prd <file>', 'the PRD (default prd.json); its branchName is the integration branch')
       .option('--workers <n>', 'how many stories run at once (default 2)')
       .option('--worktree-setup <cmd>', 'run CMD (sh -c) in each new worktree before its worker starts, e.g. "npm ci"')
-      .option('--max-returns <n>', 'merge conflicts or post-merge gate failures (or worker deaths) before a story is parked (default 2)')
+      .option(
+        '--max-returns <n>',
+        'merge conflicts or post-merge gate failures (or worker deaths) before a story is parked (default 2)',
+      )
       .option('--branch <name>', "the integration branch (default: prd.json's branchName)")
       .option('--allow-default-branch', 'allow the default branch as the integration branch')
       .option('--dry-run', 'print the plan (queue, workers, gates) and exit 0, writing nothing'),
@@ -93,7 +120,9 @@ function addLoopCommands(program: Command, setExit: (code: ExitCode) => void): v
 function addControlCommands(program: Command, setExit: (code: ExitCode) => void): void {
   program
     .command('resume')
-    .description('continue the paused or interrupted run (or fleet) in this repository, with the arguments it was started with')
+    .description(
+      'continue the paused or interrupted run (or fleet) in this repository, with the arguments it was started with',
+    )
     .action(async () => {
       const { resumeArgs } = await import('./commands/resume.js');
       const args = await resumeArgs(process.cwd());
@@ -136,7 +165,9 @@ function addFileCommands(program: Command, setExit: (code: ExitCode) => void): v
 
   program
     .command('schema')
-    .description('print the JSON Schema of prd | config | claim | verdict | events | fleet-events, for editors and scripts')
+    .description(
+      'print the JSON Schema of prd | config | claim | verdict | events | fleet-events, for editors and scripts',
+    )
     .argument('<name>', 'prd, config, claim, verdict, events or fleet-events')
     .action(async (name: string) => {
       const { schemaCommand } = await import('./commands/schema.js');
@@ -145,7 +176,9 @@ function addFileCommands(program: Command, setExit: (code: ExitCode) => void): v
 
   program
     .command('import')
-    .description('convert another PRD shape (stories with status and qualityGates, features, tasks) or a markdown checklist into prd.json')
+    .description(
+      'convert another PRD shape (stories with status and qualityGates, features, tasks) or a markdown checklist into prd.json',
+    )
     .argument('<file>', 'the PRD or checklist to convert')
     .option('-o, --out <file>', 'where to write (default prd.json; never overwritten)')
     .action(async (file: string, flags: { out?: string }) => {

@@ -89,9 +89,9 @@ export interface AgentActivity {
 /** A short, single-line summary of a tool's input: the command, or the file. */
 export function summariseTool(name: string, input: unknown): AgentActivity {
   const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const target = [args.command, args.cmd, args.file_path, args.filePath, args.path, args.pattern].find((v) => typeof v === 'string') as
-    | string
-    | undefined;
+  const target = [args.command, args.cmd, args.file_path, args.filePath, args.path, args.pattern].find(
+    (v) => typeof v === 'string',
+  ) as string | undefined;
   const short = target ? target.replace(/\s+/g, ' ').slice(0, 120) : '';
   return { tool: name, text: short ? `${name}: ${short}` : name };
 }
@@ -137,7 +137,8 @@ export function starEnv(ctx: AgentContext): Record<string, string> {
 }
 
 /** Names that look like credentials: keys, tokens, secrets, passwords. */
-export const SECRET_NAME = /(^|_)(API_?KEY|KEY|KEYS|TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|COOKIE|PRIVATE)(_|$)/i;
+export const SECRET_NAME =
+  /(^|_)(API_?KEY|KEY|KEYS|TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|COOKIE|PRIVATE)(_|$)/i;
 
 /** star-loop's own settings for agents (the push-blocking git config), whatever their names look like. */
 const STAR_OWN = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|STAR_[A-Z_]+)$/;
@@ -151,11 +152,20 @@ export const PROVIDER_CREDENTIALS: readonly RegExp[] = [
  * The agent's environment: star-loop's own minus every credential-like variable the agent does not need
  * (a GITHUB_TOKEN, a cloud key for another provider, …), plus the `STAR_*` context. Pure.
  */
-export function agentEnv(ctx: AgentContext, credentials: readonly RegExp[] | undefined): Record<string, string | undefined> {
+export function agentEnv(
+  ctx: AgentContext,
+  credentials: readonly RegExp[] | undefined,
+): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   const pass = new Set(ctx.passEnv ?? []);
   for (const [name, value] of Object.entries(ctx.baseEnv)) {
-    if (credentials && SECRET_NAME.test(name) && !STAR_OWN.test(name) && !pass.has(name) && !credentials.some((re) => re.test(name)))
+    if (
+      credentials &&
+      SECRET_NAME.test(name) &&
+      !STAR_OWN.test(name) &&
+      !pass.has(name) &&
+      !credentials.some((re) => re.test(name))
+    )
       continue;
     env[name] = value;
   }

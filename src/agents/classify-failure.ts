@@ -15,6 +15,7 @@ export function kindOfStatus(status: number | undefined): RateLimitSignal['kind'
 export function kindOfErrorMessage(message: string): RateLimitSignal['kind'] | undefined {
   if (/\b429\b|rate.?limit|too many requests|quota|resource.?exhausted/i.test(message)) return 'rate-limit';
   if (/\b529\b|overloaded/i.test(message)) return 'overloaded';
-  if (/\b5\d\d\b|high demand|service unavailable|internal server error|stream disconnected/i.test(message)) return 'outage';
+  if (/\b5\d\d\b|high demand|service unavailable|internal server error|stream disconnected/i.test(message))
+    return 'outage';
   return undefined;
 }

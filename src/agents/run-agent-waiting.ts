@@ -94,7 +94,8 @@ class Attempts {
     if (limit && !result.proc.timedOut && !result.proc.idle && !ctx.signal.aborted) {
       if (limit.resetAt !== undefined) this.knownReset.set(name, limit.resetAt);
       else this.knownReset.delete(name);
-      limitedUntil[name] = limit.resetAt ?? Date.now() + longestBackoff(attemptNumber - 1, ctx.backoff.initialMs, ctx.backoff.maxMs);
+      limitedUntil[name] =
+        limit.resetAt ?? Date.now() + longestBackoff(attemptNumber - 1, ctx.backoff.initialMs, ctx.backoff.maxMs);
       throw new RateLimited(last);
     }
     delete limitedUntil[name];
@@ -142,7 +143,10 @@ class Attempts {
   }
 
   giveUp(run: AgentRun, reason: 'max-wait' | 'stopped'): AgentRun {
-    return this.finish({ ...run, gaveUp: { signal: run.output.rateLimit ?? { kind: 'rate-limit', detail: 'rate limited' }, reason } });
+    return this.finish({
+      ...run,
+      gaveUp: { signal: run.output.rateLimit ?? { kind: 'rate-limit', detail: 'rate limited' }, reason },
+    });
   }
 }
 

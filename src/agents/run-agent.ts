@@ -30,7 +30,13 @@ export async function runAgent(
       const activity = parser.onLine(line);
       // What the agent does is summarised (a tool call, a file), never dumped; --verbose streams it all.
       if (activity)
-        ctx.emit({ type: 'agent.activity', iteration: options.iteration, role: options.role, tool: activity.tool, text: activity.text });
+        ctx.emit({
+          type: 'agent.activity',
+          iteration: options.iteration,
+          role: options.role,
+          tool: activity.tool,
+          text: activity.text,
+        });
       ctx.agentLine?.(line);
     },
     timeoutMs: options.timeoutMs,

@@ -38,18 +38,32 @@ export async function listAgents(): Promise<AgentListing[]> {
       const executable = adapter.executable({ agentCmd: undefined });
       const path = adapter.name === 'demo' ? executable : await findExecutable(executable);
       const version = path && adapter.name !== 'command' && adapter.name !== 'demo' ? await versionOf(path) : undefined;
-      return { name: adapter.name, description: adapter.description, executable, path, version, capabilities: adapter.capabilities };
+      return {
+        name: adapter.name,
+        description: adapter.description,
+        executable,
+        path,
+        version,
+        capabilities: adapter.capabilities,
+      };
     }),
   );
 }
 
 export function renderAgents(list: readonly AgentListing[]): string {
-  const lines = ['Agents (--agent NAME); capabilities: what star-loop can read from each (— shows as "unknown" in reports)', ''];
+  const lines = [
+    'Agents (--agent NAME); capabilities: what star-loop can read from each (— shows as "unknown" in reports)',
+    '',
+  ];
   for (const a of list) {
-    const found = a.path ? `found: ${a.path}${a.version ? ` (${a.version})` : ''}` : `not on PATH (\`${a.executable}\`)`;
+    const found = a.path
+      ? `found: ${a.path}${a.version ? ` (${a.version})` : ''}`
+      : `not on PATH (\`${a.executable}\`)`;
     lines.push(`${a.name.padEnd(13)} ${found}`);
     lines.push(`${''.padEnd(13)} ${a.description}`);
-    lines.push(`${''.padEnd(13)} ${CAPABILITY_LABELS.map(([key, label]) => `${a.capabilities[key] ? '✓' : '—'} ${label}`).join('  ')}`);
+    lines.push(
+      `${''.padEnd(13)} ${CAPABILITY_LABELS.map(([key, label]) => `${a.capabilities[key] ? '✓' : '—'} ${label}`).join('  ')}`,
+    );
   }
   return lines.join('\n');
 }

@@ -14,7 +14,10 @@ export async function importCommand(file: string, flags: { out?: string }): Prom
     throw new InputError(`${file}: no such file`, 'pass the path of the PRD or checklist to convert');
   });
   if (existsSync(out))
-    throw new InputError(`${flags.out ?? 'prd.json'} exists: import never overwrites`, 'choose another file with -o FILE');
+    throw new InputError(
+      `${flags.out ?? 'prd.json'} exists: import never overwrites`,
+      'choose another file with -o FILE',
+    );
   let imported: ReturnType<typeof importPrd>;
   try {
     imported = importPrd(text);
@@ -26,7 +29,8 @@ export async function importCommand(file: string, flags: { out?: string }): Prom
   }
   const json = `${JSON.stringify(imported.prd, null, 2)}\n`;
   const checked = checkPrd(json);
-  if (!checked.prd) throw new Error(`import produced an invalid prd.json: ${checked.problems.map((p) => p.message).join('; ')}`);
+  if (!checked.prd)
+    throw new Error(`import produced an invalid prd.json: ${checked.problems.map((p) => p.message).join('; ')}`);
   await writeFile(out, json, { flag: 'wx' });
   printLine(`wrote    ${flags.out ?? 'prd.json'}: ${imported.prd.userStories.length} stories`);
   for (const note of imported.notes) printLine(`  - ${note}`);

@@ -13,7 +13,10 @@ export async function prdReadyCommand(flags: { prd?: string; json?: boolean }): 
   const { prd } = await loadPrd(file);
   const passed = passedIds(prd);
   const ready = readyStories(prd, passed).map((s) => ({ id: s.id, title: s.title, priority: s.priority }));
-  const blocked = blockedStories(prd, passed).map((s) => ({ id: s.id, waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)) }));
+  const blocked = blockedStories(prd, passed).map((s) => ({
+    id: s.id,
+    waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)),
+  }));
   if (flags.json) printLine(JSON.stringify({ ready, blocked, passed: [...passed] }));
   else {
     printLine(ready.length > 0 ? ready.map((s) => `${s.id}\t${s.title}`).join('\n') : '(no story is ready)');

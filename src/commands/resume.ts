@@ -22,7 +22,10 @@ export async function resumeArgs(cwd: string): Promise<string[]> {
   const state = await readState(paths.state);
   if (!state?.argv) throw new InputError(`no run to resume in ${root}`, 'start one with `star-loop run`');
   if (state.status === 'finished') {
-    throw new InputError(`the last run (${state.runId}) finished: ${state.stopReason ?? 'done'}`, 'start a new one with `star-loop run …`');
+    throw new InputError(
+      `the last run (${state.runId}) finished: ${state.stopReason ?? 'done'}`,
+      'start a new one with `star-loop run …`',
+    );
   }
   return ['run', ...state.argv];
 }

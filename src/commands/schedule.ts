@@ -26,7 +26,8 @@ export interface Schedule {
 
 /** A crontab line: absolute paths, PATH and HOME, output appended to .star/cron.log. */
 export function cronLine(cron: string, s: Schedule): string {
-  if (cron.trim().split(/\s+/).length !== 5) throw new InputError(`--cron "${cron}": expected five fields, e.g. "0 1 * * *"`);
+  if (cron.trim().split(/\s+/).length !== 5)
+    throw new InputError(`--cron "${cron}": expected five fields, e.g. "0 1 * * *"`);
   const command = [s.node, s.bin, s.command, ...s.args].map(shellQuote).join(' ');
   return `${cron.trim()} cd ${shellQuote(s.root)} && mkdir -p .star && PATH=${shellQuote(s.path)} HOME=${shellQuote(s.home)} ${command} >> ${shellQuote(`${s.root}/.star/cron.log`)} 2>&1`;
 }
@@ -68,10 +69,16 @@ ${interval.join('\n')}
  * `star-loop schedule --cron "0 1 * * *" [--launchd] [--fleet] -- <run arguments>`: prints what to install.
  * The same `run` (or `fleet`) command continues a paused one, so each night picks up where the last stopped.
  */
-export async function scheduleCommand(runArgs: string[], flags: { cron?: string; launchd?: boolean; fleet?: boolean }): Promise<ExitCode> {
+export async function scheduleCommand(
+  runArgs: string[],
+  flags: { cron?: string; launchd?: boolean; fleet?: boolean },
+): Promise<ExitCode> {
   const root = await repositoryRoot(process.cwd(), 'run it in the repository the loop should work on');
   if (!flags.cron)
-    throw new InputError('--cron "MIN HOUR DOM MON DOW" is required', 'e.g. star-loop schedule --cron "0 1 * * *" -- --prd prd.json');
+    throw new InputError(
+      '--cron "MIN HOUR DOM MON DOW" is required',
+      'e.g. star-loop schedule --cron "0 1 * * *" -- --prd prd.json',
+    );
   const schedule: Schedule = {
     root,
     node: process.execPath,
@@ -83,6 +90,8 @@ export async function scheduleCommand(runArgs: string[], flags: { cron?: string;
   };
   printLine(flags.launchd ? launchdPlist(flags.cron, schedule) : cronLine(flags.cron, schedule));
   if (!flags.launchd)
-    printLine('# install with `crontab -e`; agent credentials (e.g. ANTHROPIC_API_KEY) must be set in the crontab environment');
+    printLine(
+      '# install with `crontab -e`; agent credentials (e.g. ANTHROPIC_API_KEY) must be set in the crontab environment',
+    );
   return ExitCode.Complete;
 }

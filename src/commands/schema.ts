@@ -14,7 +14,11 @@ const SCHEMAS = {
   claim: [claimSchema, '.star/claim.json: the implementer agent’s completion claim', 'input'],
   verdict: [verdictSchema, '.star/verdict.json: the verifier agent’s verdict', 'input'],
   events: [loopEventSchema, 'one `--json` event (a line of stdout, or of .star/log.jsonl)', 'output'],
-  'fleet-events': [fleetEventSchema, 'one `star-loop fleet --json` event (a line of stdout, or of .star/fleet/log.jsonl)', 'output'],
+  'fleet-events': [
+    fleetEventSchema,
+    'one `star-loop fleet --json` event (a line of stdout, or of .star/fleet/log.jsonl)',
+    'output',
+  ],
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

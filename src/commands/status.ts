@@ -22,7 +22,8 @@ export async function statusCommand(flags: { json?: boolean }): Promise<ExitCode
     }
   }
   const state = await readState(paths.state);
-  if (!state) throw new InputError(`no star-loop run in ${root} (no .star/state.json)`, 'start one with `star-loop run`');
+  if (!state)
+    throw new InputError(`no star-loop run in ${root} (no .star/state.json)`, 'start one with `star-loop run`');
   const lock = await readLock(paths.lock);
   const status = describeRunStatus(state, lock && !isStale(lock) ? lock.pid : undefined);
   printLine(flags.json ? JSON.stringify(status) : renderRunStatus(status));

@@ -11,10 +11,13 @@ import { starPaths } from '../state/star-paths.js';
 export async function stopCommand(flags: { now?: boolean }): Promise<ExitCode> {
   const root = await repositoryRoot(process.cwd(), 'run it in the repository of the run');
   const lock = await readLock(starPaths(root).lock);
-  if (!lock || isStale(lock)) throw new InputError(`no star-loop is running in ${root}`, '`star-loop status` shows the last run');
+  if (!lock || isStale(lock))
+    throw new InputError(`no star-loop is running in ${root}`, '`star-loop status` shows the last run');
   process.kill(lock.pid, flags.now ? 'SIGTERM' : 'SIGINT');
   printLine(
-    flags.now ? `star-loop (PID ${lock.pid}) is stopping now` : `star-loop (PID ${lock.pid}) will stop after its current iteration`,
+    flags.now
+      ? `star-loop (PID ${lock.pid}) is stopping now`
+      : `star-loop (PID ${lock.pid}) will stop after its current iteration`,
   );
   return ExitCode.Complete;
 }

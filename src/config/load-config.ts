@@ -20,7 +20,10 @@ export async function loadConfig(root: string): Promise<{ config: StarConfig; fi
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new InputError(`${CONFIG_FILE}: not valid JSON (${(error as Error).message})`, 'fix the JSON syntax or remove the file');
+    throw new InputError(
+      `${CONFIG_FILE}: not valid JSON (${(error as Error).message})`,
+      'fix the JSON syntax or remove the file',
+    );
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {

@@ -78,7 +78,13 @@ function onStall(value: string, field: string): OnStall {
 }
 
 /** What to work on: a prd.json, or a task given as text or read from a prompt file. */
-async function resolveTarget(input: { cwd: string; root: string; taskText?: string; flags: RunFlags; config: StarConfig }) {
+async function resolveTarget(input: {
+  cwd: string;
+  root: string;
+  taskText?: string;
+  flags: RunFlags;
+  config: StarConfig;
+}) {
   const { cwd, root, flags, config } = input;
   const taskText = input.taskText?.trim() || undefined;
   if (flags.prd && (flags.prompt || taskText)) {
@@ -86,7 +92,11 @@ async function resolveTarget(input: { cwd: string; root: string; taskText?: stri
   }
   if (flags.prompt && taskText) throw new InputError('give the task as text or as --prompt FILE, not both');
   // A task on the command line wins over a prd named in star.config.json, and the other way round.
-  const prdPath = flags.prd ? resolve(cwd, flags.prd) : !taskText && !flags.prompt && config.prd ? resolve(root, config.prd) : undefined;
+  const prdPath = flags.prd
+    ? resolve(cwd, flags.prd)
+    : !taskText && !flags.prompt && config.prd
+      ? resolve(root, config.prd)
+      : undefined;
   const promptPath = flags.prompt
     ? resolve(cwd, flags.prompt)
     : !prdPath && !taskText && config.prompt
@@ -103,7 +113,10 @@ async function resolveTarget(input: { cwd: string; root: string; taskText?: stri
     try {
       task = (await readFile(promptPath, 'utf8')).trim();
     } catch {
-      throw new InputError(`--prompt ${promptPath}: no such file`, 'pass the path of your PROMPT.md, relative to the current directory');
+      throw new InputError(
+        `--prompt ${promptPath}: no such file`,
+        'pass the path of your PROMPT.md, relative to the current directory',
+      );
     }
     if (!task) throw new InputError(`--prompt ${promptPath}: the file is empty`, 'write the task into it');
   }
@@ -123,7 +136,10 @@ function resolveLimits(flags: RunFlags, config: StarConfig) {
     maxCostUsd: flags.maxCost !== undefined ? usd(flags.maxCost, '--max-cost') : config.maxCost,
     maxTokens: flags.maxTokens !== undefined ? positiveInt(flags.maxTokens, '--max-tokens') : config.maxTokens,
     maxTurns: flags.maxTurns !== undefined ? positiveInt(flags.maxTurns, '--max-turns') : config.maxTurns,
-    maxWaitMs: duration(flags.maxWait ?? config.maxWait ?? DEFAULTS.maxWait, flags.maxWait ? '--max-wait' : `${c}: maxWait`),
+    maxWaitMs: duration(
+      flags.maxWait ?? config.maxWait ?? DEFAULTS.maxWait,
+      flags.maxWait ? '--max-wait' : `${c}: maxWait`,
+    ),
     backoff: {
       initialMs: duration(config.backoff?.initial ?? DEFAULTS.backoffInitial, `${c}: backoff.initial`),
       maxMs: duration(config.backoff?.max ?? DEFAULTS.backoffMax, `${c}: backoff.max`),
@@ -137,7 +153,9 @@ function resolveLimits(flags: RunFlags, config: StarConfig) {
       flags.iterationTimeout ? '--iteration-timeout' : `${c}: iterationTimeout`,
     ),
     idleTimeoutMs:
-      idleTimeout === undefined ? undefined : duration(idleTimeout, flags.idleTimeout ? '--idle-timeout' : `${c}: idleTimeout`),
+      idleTimeout === undefined
+        ? undefined
+        : duration(idleTimeout, flags.idleTimeout ? '--idle-timeout' : `${c}: idleTimeout`),
     gateTimeoutMs: duration(
       flags.gateTimeout ?? config.gateTimeout ?? DEFAULTS.gateTimeout,
       flags.gateTimeout ? '--gate-timeout' : `${c}: gateTimeout`,
@@ -160,7 +178,10 @@ function checkOptions(options: RunOptions, flags: RunFlags): void {
     );
   }
   if (options.agent === 'command' && !options.agentCmd) {
-    throw new InputError('--agent command needs --agent-cmd "CMD"', 'e.g. --agent-cmd "my-agent --headless" (the prompt arrives on stdin)');
+    throw new InputError(
+      '--agent command needs --agent-cmd "CMD"',
+      'e.g. --agent-cmd "my-agent --headless" (the prompt arrives on stdin)',
+    );
   }
   if (options.story && !options.prdFile)
     throw new InputError('--story needs --prd FILE', 'e.g. `star-loop run --prd prd.json --story US-002`');
@@ -212,7 +233,11 @@ export async function resolveRunOptions(input: {
     base: flags.base ?? config.base,
     worktree: flags.worktree ?? false,
     onFinish: flags.onFinish ?? config.onFinish,
-    protectedPaths: [...(config.protectedPaths ?? DEFAULTS.protectedPaths), ...(config.protect ?? []), ...(flags.protect ?? [])],
+    protectedPaths: [
+      ...(config.protectedPaths ?? DEFAULTS.protectedPaths),
+      ...(config.protect ?? []),
+      ...(flags.protect ?? []),
+    ],
     gates: config.gates,
   };
   checkOptions(options, flags);

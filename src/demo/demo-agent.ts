@@ -11,12 +11,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const say = (text: string) => process.stdout.write(`[demo agent] ${text}\n`);
 
 function git(...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=demo agent', '-c', 'user.email=demo-agent@star-loop.invalid', ...args], { stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.name=demo agent', '-c', 'user.email=demo-agent@star-loop.invalid', ...args], {
+    stdio: 'ignore',
+  });
 }
 
 function claim(complete: boolean, summary: string, notes = ''): void {
   const file = process.env.STAR_CLAIM_FILE;
-  if (file) writeFileSync(file, `${JSON.stringify({ complete, story: process.env.STAR_STORY_ID, summary, notes }, null, 2)}\n`);
+  if (file)
+    writeFileSync(file, `${JSON.stringify({ complete, story: process.env.STAR_STORY_ID, summary, notes }, null, 2)}\n`);
 }
 
 function append(file: string, text: string): void {
@@ -51,14 +54,19 @@ if (process.env.STAR_ROLE === 'verifier') {
   }
   const verdict = passed
     ? { verdict: 'accept', findings: [] }
-    : { verdict: 'reject', findings: [{ rule: 'tests-fail', file: 'test/calc.test.js', detail: '`npm test` fails when I run it' }] };
+    : {
+        verdict: 'reject',
+        findings: [{ rule: 'tests-fail', file: 'test/calc.test.js', detail: '`npm test` fails when I run it' }],
+      };
   writeFileSync(process.env.STAR_VERDICT_FILE ?? '.star/verdict.json', JSON.stringify(verdict));
   say(`verifier: ran \`npm test\` myself and read the diff — ${verdict.verdict}`);
   process.exit(0);
 }
 const rejected = prompt.includes('Your last claim was rejected');
 const story = process.env.STAR_STORY_ID ?? '';
-say(`iteration ${process.env.STAR_ITERATION ?? '?'}: read a prompt of ${prompt.length} characters; story ${story || '(none)'}`);
+say(
+  `iteration ${process.env.STAR_ITERATION ?? '?'}: read a prompt of ${prompt.length} characters; story ${story || '(none)'}`,
+);
 
 switch (story) {
   case 'US-001': {
@@ -90,7 +98,10 @@ switch (story) {
     break;
   }
   case 'US-003': {
-    append('src/calc.js', "\nexport function divide(a, b) {\n  if (b === 0) throw new Error('division by zero');\n  return a / b;\n}\n");
+    append(
+      'src/calc.js',
+      "\nexport function divide(a, b) {\n  if (b === 0) throw new Error('division by zero');\n  return a / b;\n}\n",
+    );
     addImport('divide');
     append('test/calc.test.js', TESTS.divide);
     // Like agents driven by other Ralph runners, it marks the story done itself: star-loop treats that as a claim.

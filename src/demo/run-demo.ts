@@ -26,7 +26,11 @@ async function main(): Promise<number> {
   printLine('star-loop demo — the agent is a SCRIPTED DEMO AGENT, not a language model (no API key, no network).');
   printLine(`Sample repository: ${dir}`);
   printLine('Command: star-loop run --prd prd.json --agent demo --max-iterations 8\n');
-  const code = await runAttached(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'demo', '--max-iterations', '8'], dir);
+  const code = await runAttached(
+    process.execPath,
+    [BIN, 'run', '--prd', 'prd.json', '--agent', 'demo', '--max-iterations', '8'],
+    dir,
+  );
   printLine('\n──────── .star/report.md ────────');
   printLine(await readFile(join(dir, '.star', 'report.md'), 'utf8').catch(() => '(no report was written)'));
   printLine(`The sample repository stays at ${dir} — look at \`git log\` and .star/ there. star-loop exited ${code}.`);

@@ -122,7 +122,11 @@ export function decideWorkerOutcome(end: WorkerEnd): WorkerOutcome {
     const why = end.stderrTail.trim().split('\n').slice(-3).join(' ').trim();
     // Exit 2 or 4 without a run: the worker refused to start (bad flags, a refused workspace).
     if (!end.signal && (end.exitCode === 2 || end.exitCode === 4)) {
-      return { kind: 'stop-fleet', reason: 'refused', detail: `a worker refused to start (exit ${end.exitCode}): ${why || 'no message'}` };
+      return {
+        kind: 'stop-fleet',
+        reason: 'refused',
+        detail: `a worker refused to start (exit ${end.exitCode}): ${why || 'no message'}`,
+      };
     }
     const how = end.signal ? `killed by ${end.signal}` : `exited ${end.exitCode ?? '?'} without finishing its run`;
     return { kind: 'died', detail: `the worker ${how}${why ? `: ${why}` : ''}` };
@@ -148,7 +152,11 @@ export function decideReturn(story: FleetStory, kind: 'return' | 'death', max: n
 }
 
 /** How a fleet ends once no worker runs and nothing can start (pure). */
-export function decideFleetEnd(input: { stopping?: { reason: StopReason; detail: string }; unfinished: string[]; parked: string[] }): {
+export function decideFleetEnd(input: {
+  stopping?: { reason: StopReason; detail: string };
+  unfinished: string[];
+  parked: string[];
+}): {
   reason: StopReason;
   detail: string;
 } {
@@ -161,7 +169,10 @@ export function decideFleetEnd(input: { stopping?: { reason: StopReason; detail:
       detail: `parked for a human: ${input.parked.join(', ')}; waiting for them: ${input.unfinished.filter((s) => !input.parked.includes(s)).join(', ') || 'none'} (see .star/pending_for_human.md)`,
     };
   }
-  return { reason: 'stalled', detail: `no story can start: ${input.unfinished.join(', ')} wait for stories that are not in prd.json` };
+  return {
+    reason: 'stalled',
+    detail: `no story can start: ${input.unfinished.join(', ')} wait for stories that are not in prd.json`,
+  };
 }
 
 /**

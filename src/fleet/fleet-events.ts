@@ -5,7 +5,15 @@ import type { WorkerOutcome } from './decide-fleet.js';
 /** Everything a fleet reports, as typed events: `.star/fleet/log.jsonl`, `--json` lines, the terminal. */
 export type FleetEvent =
   | { type: 'fleet.started'; fleetId: string; continued: boolean; workers: number; branch: string; queue: string[] }
-  | { type: 'worker.started'; slot: number; story: string; attempt: number; branch: string; worktree: string; continued: boolean }
+  | {
+      type: 'worker.started';
+      slot: number;
+      story: string;
+      attempt: number;
+      branch: string;
+      worktree: string;
+      continued: boolean;
+    }
   /** An event of the worker's own loop (`star-loop schema events`), as it printed it. */
   | { type: 'worker.event'; slot: number; story: string; attempt: number; event: LoopEventWithTime }
   | {

@@ -13,11 +13,17 @@ export type FleetStart = { kind: 'new' | 'continue' };
 /** A paused (or crashed) fleet on the same PRD and branch is continued; anything else starts a new one (pure). */
 export function decideFleetStart(input: { previous?: FleetState; prd: string; branch: string }): FleetStart {
   const { previous } = input;
-  const same = previous && previous.status !== 'finished' && previous.prd === input.prd && previous.branch === input.branch;
+  const same =
+    previous && previous.status !== 'finished' && previous.prd === input.prd && previous.branch === input.branch;
   return { kind: same ? 'continue' : 'new' };
 }
 
-export function newFleetState(input: { prd: string; branch: string; workers: number; options: RunOptions }): FleetState {
+export function newFleetState(input: {
+  prd: string;
+  branch: string;
+  workers: number;
+  options: RunOptions;
+}): FleetState {
   const now = new Date().toISOString();
   const { options } = input;
   return {
@@ -32,7 +38,15 @@ export function newFleetState(input: { prd: string; branch: string; workers: num
     updatedAt: now,
     activeMs: 0,
     limits: limitsOf(options),
-    spent: { iterations: 0, verifierRuns: 0, costUsd: 0, tokens: 0, unknownCostRuns: 0, dearestCostUsd: 0, dearestTokens: 0 },
+    spent: {
+      iterations: 0,
+      verifierRuns: 0,
+      costUsd: 0,
+      tokens: 0,
+      unknownCostRuns: 0,
+      dearestCostUsd: 0,
+      dearestTokens: 0,
+    },
     stories: {},
     running: [],
     merges: [],
@@ -118,7 +132,10 @@ export function buildFleetPlan(input: {
     agentFound: input.found,
     gates: input.gates.map(({ name, command, source }) => ({ name, command, source })),
     ready: fleetReadyStories(input.prd, { stories: {} }),
-    waiting: blockedStories(input.prd).map((s) => ({ id: s.id, waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)) })),
+    waiting: blockedStories(input.prd).map((s) => ({
+      id: s.id,
+      waitingFor: (s.dependsOn ?? []).filter((d) => !passed.has(d)),
+    })),
   };
 }
 
@@ -130,6 +147,8 @@ export function renderFleetPlan(plan: FleetPlan): string {
     `  agent: ${plan.agent}${plan.agentFound ? '' : ' (NOT FOUND on PATH)'}`,
     `  gates (run by every worker, and on every merge before ${plan.branch} moves): ${plan.gates.map((g) => `${g.name} \`${g.command}\``).join(', ') || 'none found'}`,
     `  ready now, in order: ${plan.ready.join(', ') || 'none'}`,
-    ...(plan.waiting.length ? [`  waiting: ${plan.waiting.map((s) => `${s.id} (for ${s.waitingFor.join(', ')})`).join('; ')}`] : []),
+    ...(plan.waiting.length
+      ? [`  waiting: ${plan.waiting.map((s) => `${s.id} (for ${s.waitingFor.join(', ')})`).join('; ')}`]
+      : []),
   ].join('\n');
 }

@@ -34,7 +34,8 @@ export interface FleetRecon extends Survey {
 function count(value: string | undefined, fallback: number, field: string, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new InputError(`${field}: expected a whole number from 1 to ${max}, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new InputError(`${field}: expected a whole number from 1 to ${max}, got "${value}"`);
   return n;
 }
 

@@ -33,7 +33,9 @@ export class MergeQueue {
 
   /** A merge can be made now: one waits, nothing blocks, and the fleet is not stopping at once or for safety. */
   ready(): boolean {
-    return this.waiting.length > 0 && !this.blocked && !this.ctx.signal.aborted && this.ledger.stopping?.reason !== 'safety';
+    return (
+      this.waiting.length > 0 && !this.blocked && !this.ctx.signal.aborted && this.ledger.stopping?.reason !== 'safety'
+    );
   }
 
   /** Merges while it can, in order; `readPrd` reads the integration branch's prd.json before each. */
@@ -84,11 +86,22 @@ export class MergeQueue {
       story.mergeCommit = result.commit;
       state.merges.push({ story: id, commit: result.commit, at: new Date().toISOString(), attempt: story.attempt });
       ledger.log({ story: id, attempt: story.attempt, event: 'merged', detail: result.commit });
-      ctx.emit({ type: 'story.merged', story: id, attempt: story.attempt, commit: result.commit, order: state.merges.length });
+      ctx.emit({
+        type: 'story.merged',
+        story: id,
+        attempt: story.attempt,
+        commit: result.commit,
+        order: state.merges.length,
+      });
       await this.lifecycle.retire(id, story);
       story.worktree = undefined;
     } else {
-      await this.lifecycle.sendBack(id, story, result.kind === 'conflict' ? 'merge-conflict' : result.kind, result.findings);
+      await this.lifecycle.sendBack(
+        id,
+        story,
+        result.kind === 'conflict' ? 'merge-conflict' : result.kind,
+        result.findings,
+      );
     }
     await ledger.save();
     return result.kind;

@@ -64,7 +64,9 @@ export async function mergeStory(input: MergeInput): Promise<MergeResult> {
   let mergedTree = merged.tree;
   if (merged.conflicts.length > 0) {
     const resolved =
-      merged.conflicts.length === 1 && merged.conflicts[0] === input.prd ? await resolvePrd(input, ours, merged.tree) : undefined;
+      merged.conflicts.length === 1 && merged.conflicts[0] === input.prd
+        ? await resolvePrd(input, ours, merged.tree)
+        : undefined;
     if (!resolved) {
       return {
         kind: 'conflict',
@@ -94,7 +96,8 @@ export async function mergeStory(input: MergeInput): Promise<MergeResult> {
     signal: input.signal,
     redactor: input.redactor,
   });
-  if (results.length < input.gates.length) return { kind: 'blocked', detail: 'stopped while the gates ran on the merge' };
+  if (results.length < input.gates.length)
+    return { kind: 'blocked', detail: 'stopped while the gates ran on the merge' };
   const compared = compareGates(input.baseline, results);
   if (compared.findings.length > 0) {
     return {

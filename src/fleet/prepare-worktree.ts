@@ -12,7 +12,12 @@ import type { FleetLedger } from './fleet-ledger.js';
 import type { StoryLifecycle } from './story-lifecycle.js';
 
 /** `--worktree-setup CMD` in a new worktree: undefined when it passed, else what went wrong. */
-async function runSetup(command: string, cwd: string, logFile: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+async function runSetup(
+  command: string,
+  cwd: string,
+  logFile: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
   await mkdir(dirname(logFile), { recursive: true });
   await appendFile(logFile, `\n===== ${cwd}: ${command}\n`);
   const run = await runProcess({ command: 'sh', args: ['-c', command], cwd, env, logFile, tailBytes: 2000 });
@@ -59,7 +64,11 @@ export async function prepareWorktree(
       await ctx.git.pruneWorktrees();
       await ctx.git.addWorktree(dir, branch, (await ctx.git.head()) ?? 'HEAD');
     } catch (error) {
-      await lifecycle.park(id, story, `could not make its worktree ${dir} on ${branch}: ${(error as Error).message.trim()}`);
+      await lifecycle.park(
+        id,
+        story,
+        `could not make its worktree ${dir} on ${branch}: ${(error as Error).message.trim()}`,
+      );
       return undefined;
     }
   }

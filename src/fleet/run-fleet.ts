@@ -5,7 +5,13 @@ import { readPrdNow } from '../prd/read-prd-passes.js';
 import type { FleetState } from '../state/fleet-state-schema.js';
 import { processRuns } from '../state/lock.js';
 import type { StopReason } from '../state/stop-reasons.js';
-import { decideFleetEnd, decideFleetStatus, fleetReadyStories, nextIdleWait, unfinishedStories } from './decide-fleet.js';
+import {
+  decideFleetEnd,
+  decideFleetStatus,
+  fleetReadyStories,
+  nextIdleWait,
+  unfinishedStories,
+} from './decide-fleet.js';
 import type { FleetContext } from './fleet-context.js';
 import { FleetLedger } from './fleet-ledger.js';
 import { MergeQueue } from './merge-queue.js';
@@ -123,7 +129,11 @@ export async function runFleet(ctx: FleetContext, state: FleetState): Promise<{ 
   const parked = Object.entries(state.stories)
     .filter(([, s]) => s.status === 'parked')
     .map(([id]) => id);
-  const end = decideFleetEnd({ stopping: ledger.stopping, unfinished: unfinishedStories(await readPrd(), state), parked });
+  const end = decideFleetEnd({
+    stopping: ledger.stopping,
+    unfinished: unfinishedStories(await readPrd(), state),
+    parked,
+  });
   state.status = decideFleetStatus(end.reason);
   state.stopReason = end.reason;
   state.stopDetail = end.detail;

@@ -50,7 +50,10 @@ export class StoryLifecycle {
     try {
       await this.ctx.git.removeCleanWorktree(story.worktree);
     } catch (error) {
-      this.ctx.emit({ type: 'warning', message: `kept the worktree ${story.worktree} of ${id}: ${(error as Error).message.trim()}` });
+      this.ctx.emit({
+        type: 'warning',
+        message: `kept the worktree ${story.worktree} of ${id}: ${(error as Error).message.trim()}`,
+      });
     }
   }
 
@@ -66,7 +69,12 @@ export class StoryLifecycle {
   }
 
   /** Back to the queue for a new attempt on a fresh worktree from the integration branch's new HEAD. */
-  async sendBack(id: string, story: FleetStory, why: 'merge-conflict' | 'failed-after-merge', findings: Finding[]): Promise<void> {
+  async sendBack(
+    id: string,
+    story: FleetStory,
+    why: 'merge-conflict' | 'failed-after-merge',
+    findings: Finding[],
+  ): Promise<void> {
     const { ctx, ledger } = this;
     story.returns += 1;
     story.findings = findings;
@@ -74,7 +82,8 @@ export class StoryLifecycle {
     ledger.log({ story: id, attempt: story.attempt, event: why, detail });
     const next = decideReturn(story, 'return', ctx.maxReturns);
     ctx.emit({ type: 'story.returned', story: id, attempt: story.attempt, why, detail, next });
-    if (next === 'park') return this.park(id, story, `returned ${story.returns} times by the merge serializer; last: ${detail}`);
+    if (next === 'park')
+      return this.park(id, story, `returned ${story.returns} times by the merge serializer; last: ${detail}`);
     await this.retire(id, story);
     if (story.branch) {
       // An earlier fleet may have set aside an attempt of the same number: never over it.

@@ -79,7 +79,14 @@ export class WorkerPool {
       await this.ledger.save();
       return;
     }
-    const worker: Active = { slot, story: id, attempt: story.attempt, inIteration: false, verifierStarted: false, finishedIterations: 0 };
+    const worker: Active = {
+      slot,
+      story: id,
+      attempt: story.attempt,
+      inIteration: false,
+      verifierStarted: false,
+      finishedIterations: 0,
+    };
     this.active.set(slot, worker);
     const now = new Date().toISOString();
     state.running.push({ slot, story: id, attempt: story.attempt, startedAt: now, phase: 'starting', phaseAt: now });
@@ -92,7 +99,11 @@ export class WorkerPool {
     });
     const { dir: worktree, branch, continued } = prepared;
     this.ctx.emit({ type: 'worker.started', slot, story: id, attempt: story.attempt, branch, worktree, continued });
-    const logFile = join(this.ctx.paths.fleetDir, 'workers', `${id.replace(/[^\w.-]+/g, '-')}-attempt-${story.attempt}.log`);
+    const logFile = join(
+      this.ctx.paths.fleetDir,
+      'workers',
+      `${id.replace(/[^\w.-]+/g, '-')}-attempt-${story.attempt}.log`,
+    );
     await mkdir(dirname(logFile), { recursive: true });
     await this.ledger.save();
     this.run(worker, story, prepared, logFile).then(
@@ -124,8 +135,13 @@ export class WorkerPool {
         maxIterations: limits.maxIterations,
         maxTimeMs: limits.maxTimeMs,
         maxCostUsd:
-          limits.maxCostUsd !== undefined ? Math.max(0.000001, limits.maxCostUsd - state.spent.costUsd + story.runCostUsd) : undefined,
-        maxTokens: limits.maxTokens !== undefined ? Math.max(1, limits.maxTokens - state.spent.tokens + story.runTokens) : undefined,
+          limits.maxCostUsd !== undefined
+            ? Math.max(0.000001, limits.maxCostUsd - state.spent.costUsd + story.runCostUsd)
+            : undefined,
+        maxTokens:
+          limits.maxTokens !== undefined
+            ? Math.max(1, limits.maxTokens - state.spent.tokens + story.runTokens)
+            : undefined,
       },
       logFile,
       env: ctx.env,
@@ -149,7 +165,8 @@ export class WorkerPool {
 
   private onEvent(worker: Active, event: LoopEventWithTime): void {
     const { emit } = this.ctx;
-    const tell = () => emit({ type: 'worker.event', slot: worker.slot, story: worker.story, attempt: worker.attempt, event });
+    const tell = () =>
+      emit({ type: 'worker.event', slot: worker.slot, story: worker.story, attempt: worker.attempt, event });
     if (foldWorkerEvent(this.ledger.state, worker, event)) {
       // `star-loop status` reads the file: every change of phase is written at once.
       void this.ledger.save();

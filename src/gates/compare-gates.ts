@@ -2,7 +2,12 @@ import type { Finding } from '../state/finding-schema.js';
 import type { GateBaseline, GateComparison, GateResult } from '../state/state-schema.js';
 import { countFailures } from './count-failures.js';
 
-const RED_TEXT: Record<GateResult['status'], string> = { pass: 'passed', fail: 'failed', timeout: 'timed out', error: 'could not be run' };
+const RED_TEXT: Record<GateResult['status'], string> = {
+  pass: 'passed',
+  fail: 'failed',
+  timeout: 'timed out',
+  error: 'could not be run',
+};
 const isRed = (s: GateResult['status']) => s !== 'pass';
 /** Failing is bad; not running at all (timeout, crash, command missing) is worse. */
 const rank = (s: GateResult['status']) => (s === 'pass' ? 0 : s === 'fail' ? 1 : 2);

@@ -265,8 +265,11 @@ export class Git {
    * the merged tree, or the files that conflict and git's messages about them.
    */
   async mergeTree(ours: string, theirs: string): Promise<{ tree: string; conflicts: string[]; messages: string }> {
-    const out = await runCapture('git', ['merge-tree', '--write-tree', '--name-only', ours, theirs], { cwd: this.root });
-    if (out.exitCode !== 0 && out.exitCode !== 1) throw new Error(out.stderr.trim() || `git merge-tree exited ${out.exitCode}`);
+    const out = await runCapture('git', ['merge-tree', '--write-tree', '--name-only', ours, theirs], {
+      cwd: this.root,
+    });
+    if (out.exitCode !== 0 && out.exitCode !== 1)
+      throw new Error(out.stderr.trim() || `git merge-tree exited ${out.exitCode}`);
     return parseMergeTree(out.stdout, out.exitCode === 1);
   }
 
@@ -285,7 +288,9 @@ export class Git {
   /** A commit of `tree` with these parents (a merge when there are two); no branch moves. */
   async commitTree(tree: string, parents: string[], message: string): Promise<string> {
     const identity = await this.identityArgs();
-    return (await this.raw([...identity, 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message])).trim();
+    return (
+      await this.raw([...identity, 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message])
+    ).trim();
   }
 
   /**

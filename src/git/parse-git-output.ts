@@ -51,7 +51,10 @@ export function parseNameStatusZ(out: string): ChangedFile[] {
 }
 
 /** `git merge-tree --write-tree --name-only` (exit 1 means conflicts): the tree, the conflicting files, git's messages. */
-export function parseMergeTree(out: string, conflicted: boolean): { tree: string; conflicts: string[]; messages: string } {
+export function parseMergeTree(
+  out: string,
+  conflicted: boolean,
+): { tree: string; conflicts: string[]; messages: string } {
   const [head = '', ...rest] = out.split('\n');
   const blank = rest.indexOf('');
   const conflicts = conflicted ? rest.slice(0, blank < 0 ? rest.length : blank).filter(Boolean) : [];

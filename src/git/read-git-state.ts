@@ -12,6 +12,11 @@ export interface GitState {
 }
 
 export async function readGitState(git: Git): Promise<GitState> {
-  const [branch, def, head, changes] = await Promise.all([git.currentBranch(), git.defaultBranch(), git.head(), git.workingChanges()]);
+  const [branch, def, head, changes] = await Promise.all([
+    git.currentBranch(),
+    git.defaultBranch(),
+    git.head(),
+    git.workingChanges(),
+  ]);
   return { root: git.root, branch, defaultBranch: def.name, defaultBranchSource: def.source, head, changes };
 }

@@ -20,7 +20,10 @@ function breakersAfter(state: RunState, record: IterationRecord, stallAfter: num
   if (record.agent.rateLimited) {
     state.hazardStreak = undefined;
     return {
-      breaker: { reason: 'rate-limited', detail: `${record.agent.error ?? 'rate limited'}; \`star-loop resume\` continues the run` },
+      breaker: {
+        reason: 'rate-limited',
+        detail: `${record.agent.error ?? 'rate limited'}; \`star-loop resume\` continues the run`,
+      },
     };
   }
   const repeated = detectRepeatedClaim(state.records);
@@ -48,7 +51,8 @@ async function recordInState(ctx: LoopContext, state: RunState, record: Iteratio
     if (ctx.options.mode === 'task') state.taskComplete = true;
     const stories = record.claim?.stories.length ? record.claim.stories : [undefined];
     const commit = await ctx.git.head();
-    for (const story of stories) state.accepted.push({ story, iteration: record.n, at: new Date().toISOString(), commit });
+    for (const story of stories)
+      state.accepted.push({ story, iteration: record.n, at: new Date().toISOString(), commit });
   } else if (record.findings.length > 0) {
     // A rejection, or (--verify every) problems found without a claim: the next iteration sees them verbatim.
     state.pendingFindings = record.findings;
@@ -98,7 +102,10 @@ export async function afterIteration(
 
   const next: LoopSignals = { ...signals, repeatedError, oscillating, breaker: tripped.breaker };
   if (record.safety.length > 0) {
-    return { ...next, safety: `safety boundary crossed in iteration ${record.n}: ${record.safety.map((v) => v.detail).join('; ')}` };
+    return {
+      ...next,
+      safety: `safety boundary crossed in iteration ${record.n}: ${record.safety.map((v) => v.detail).join('; ')}`,
+    };
   }
   const stall = decideStall(state.stallStreak, options.stallAfter, options.onStall);
   if (stall.kind === 'none') return next;
@@ -108,5 +115,10 @@ export async function afterIteration(
     return next;
   }
   const named = tripped.namedStall;
-  return { ...next, pauseOnStall: stall.kind === 'pause', stallStop: true, ...(named ? { breaker: named } : { stalled: stall.detail }) };
+  return {
+    ...next,
+    pauseOnStall: stall.kind === 'pause',
+    stallStop: true,
+    ...(named ? { breaker: named } : { stalled: stall.detail }),
+  };
 }

@@ -44,7 +44,11 @@ export async function readOptional(file: string): Promise<string | undefined> {
  * keep the starting commit on star-loop's own ref, and save the iteration as under way.
  * `state.lastIteration` is advanced (and saved) before the agent starts, so a crash never reuses a folder.
  */
-export async function beginIteration(ctx: LoopContext, state: RunState, save: () => Promise<void>): Promise<IterationStart> {
+export async function beginIteration(
+  ctx: LoopContext,
+  state: RunState,
+  save: () => Promise<void>,
+): Promise<IterationStart> {
   const { git, paths, options } = ctx;
   const n = state.lastIteration + 1;
   const index = state.iterationsThisRun + 1;
@@ -57,7 +61,9 @@ export async function beginIteration(ctx: LoopContext, state: RunState, save: ()
   if (prdNow && !prdNow.loaded) throw new Error(`prd.json cannot be read at iteration ${n}: ${prdNow.error}`);
   const prd = prdNow?.loaded;
   const passed = prd ? passedIds(prd.prd) : new Set<string>();
-  const story = prd ? selectNextStory(prd.prd, passed, new Set(state.parked.map((p) => p.story)), options.story) : undefined;
+  const story = prd
+    ? selectNextStory(prd.prd, passed, new Set(state.parked.map((p) => p.story)), options.story)
+    : undefined;
 
   const startHead = await git.head();
   const startTree = startHead ? await git.tree(startHead) : undefined;

@@ -48,7 +48,11 @@ export function detectRepeatedClaim(records: readonly IterationRecord[]): string
  * Counts the same hazard in a row. A hard hazard stops the run at once; a soft one (question, no tool
  * calls, idle exit) only names a stall: returned once it has lasted `stallAfter` iterations.
  */
-export function trackHazard(state: RunState, record: IterationRecord, stallAfter: number): { hard: boolean; detail: string } | undefined {
+export function trackHazard(
+  state: RunState,
+  record: IterationRecord,
+  stallAfter: number,
+): { hard: boolean; detail: string } | undefined {
   const hit = record.agent.hazard;
   if (!hit) {
     state.hazardStreak = undefined;
@@ -82,7 +86,9 @@ export function trackErrors(state: RunState, record: IterationRecord, limit: num
   }
   const signature = errorSignature(error);
   state.errorStreak =
-    state.errorStreak?.signature === signature ? { signature, count: state.errorStreak.count + 1 } : { signature, count: 1 };
+    state.errorStreak?.signature === signature
+      ? { signature, count: state.errorStreak.count + 1 }
+      : { signature, count: 1 };
   return state.errorStreak.count >= limit
     ? `the same error ended ${state.errorStreak.count} iterations in a row: ${error.slice(0, 200)}`
     : undefined;
@@ -99,7 +105,8 @@ export async function parkStory(ctx: LoopContext, state: RunState, record: Itera
   state.stallStreak = 0;
   const start = state.workStarts[story];
   const head = await ctx.git.head();
-  const diff = start && head ? (await ctx.git.changedFiles(start, head)).map((f) => `- ${f.status} ${f.path}`).join('\n') : '';
+  const diff =
+    start && head ? (await ctx.git.changedFiles(start, head)).map((f) => `- ${f.status} ${f.path}`).join('\n') : '';
   const findings = record.findings
     .map(
       (f) =>

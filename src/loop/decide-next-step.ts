@@ -62,8 +62,14 @@ function firstStop(input: NextStepInput): NextStep {
   const used = input.iterationsThisRun + input.verifierRuns;
   if (used + 1 + input.reserve > input.maxIterations) {
     const kept =
-      input.reserve > 0 && used < input.maxIterations ? ` (${input.maxIterations - used} left, kept in reserve to verify a claim)` : '';
-    return { kind: 'stop', reason: 'max-iterations', detail: `reached --max-iterations ${input.maxIterations} with work remaining${kept}` };
+      input.reserve > 0 && used < input.maxIterations
+        ? ` (${input.maxIterations - used} left, kept in reserve to verify a claim)`
+        : '';
+    return {
+      kind: 'stop',
+      reason: 'max-iterations',
+      detail: `reached --max-iterations ${input.maxIterations} with work remaining${kept}`,
+    };
   }
   if (input.maxTimeMs !== undefined && input.activeMs >= input.maxTimeMs) {
     return { kind: 'stop', reason: 'max-time', detail: 'reached --max-time with work remaining' };
@@ -93,7 +99,10 @@ const RUN_FINISHING: ReadonlySet<StopReason> = new Set([
  * Whether a stopped run is paused (resumable) or finished (pure). A stop that came from a stall — plain or
  * named by a hazard — pauses or finishes as --on-stall said.
  */
-export function decideStopStatus(reason: StopReason, stall: { fromStall: boolean; pause: boolean }): 'paused' | 'finished' {
+export function decideStopStatus(
+  reason: StopReason,
+  stall: { fromStall: boolean; pause: boolean },
+): 'paused' | 'finished' {
   const paused = stall.fromStall ? stall.pause : !RUN_FINISHING.has(reason);
   return paused ? 'paused' : 'finished';
 }

@@ -74,8 +74,10 @@ export function hazardFinding(hit: HazardHit): { rule: string; detail: string } 
     'asked-question': `The previous agent stopped to ask: "${hit.evidence ?? ''}". Nobody answers questions in this loop: make the most reasonable choice yourself, write it down in your notes, and do the work.`,
     'permission-denied': 'The previous agent was refused its tool calls and changed nothing.',
     'plan-mode': 'The previous agent went into plan mode. Nobody approves plans in this loop: do the work.',
-    'no-tool-calls': 'The previous agent only wrote text and used no tools. Use your tools to change the files and run the checks.',
-    'idle-exit': 'The previous agent exited without changing anything and without a claim. Do the work of the current story.',
+    'no-tool-calls':
+      'The previous agent only wrote text and used no tools. Use your tools to change the files and run the checks.',
+    'idle-exit':
+      'The previous agent exited without changing anything and without a claim. Do the work of the current story.',
   };
   return { rule: `hazard:${hit.name}`, detail: detail[hit.name] };
 }

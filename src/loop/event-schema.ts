@@ -61,7 +61,11 @@ export const loopEventSchema = z.discriminatedUnion('type', [
     gates: z.array(z.object({ name: z.string(), status: z.string(), failures: z.number().optional() })),
   }),
   stamped('verifier.started', { iteration: z.number(), agent: z.string() }),
-  stamped('verifier.finished', { iteration: z.number(), verdict: z.enum(['accept', 'reject']), error: z.string().optional() }),
+  stamped('verifier.finished', {
+    iteration: z.number(),
+    verdict: z.enum(['accept', 'reject']),
+    error: z.string().optional(),
+  }),
   stamped('claim.verdict', {
     iteration: z.number(),
     verdict: z.enum(['accepted', 'rejected']),

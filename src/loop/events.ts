@@ -12,7 +12,14 @@ import type { VerifyEvent } from '../verify/verify-context.js';
  */
 export type LoopEvent =
   | { type: 'run.started'; runId: string; continued: boolean; plan: Plan }
-  | { type: 'iteration.started'; iteration: number; index: number; maxIterations: number; story?: string; storyTitle?: string }
+  | {
+      type: 'iteration.started';
+      iteration: number;
+      index: number;
+      maxIterations: number;
+      story?: string;
+      storyTitle?: string;
+    }
   | {
       type: 'agent.finished';
       iteration: number;
@@ -35,7 +42,13 @@ export type LoopEvent =
   | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }
   | { type: 'baseline.finished'; gates: Array<{ name: string; status: string; failures?: number }> }
   | VerifyEvent
-  | { type: 'claim.verdict'; iteration: number; verdict: 'accepted' | 'rejected'; stories: string[]; findings: Finding[] }
+  | {
+      type: 'claim.verdict';
+      iteration: number;
+      verdict: 'accepted' | 'rejected';
+      stories: string[];
+      findings: Finding[];
+    }
   | { type: 'iteration.finished'; record: IterationRecord; stallStreak: number }
   | { type: 'warning'; message: string }
   | {

@@ -48,7 +48,11 @@ export function fleetPermit(onGone: () => void): ((story?: string) => Promise<Fl
         const answer = message as Partial<PermitAnswer> | undefined;
         if (answer?.type !== 'permit') return;
         if (answer.granted) granted += 1;
-        done(answer.granted ? undefined : { reason: (answer as FleetDenial).reason, detail: (answer as FleetDenial).detail });
+        done(
+          answer.granted
+            ? undefined
+            : { reason: (answer as FleetDenial).reason, detail: (answer as FleetDenial).detail },
+        );
       };
       const onDisconnect = () => done(gone);
       process.on('message', onMessage);

@@ -4,7 +4,12 @@ const MAX_SUMMARY = 240;
 
 /** One short journal entry per iteration: what a fresh agent needs to know about it, nothing more. */
 export function journalEntry(record: IterationRecord): string {
-  const head = [String(record.n).padStart(4, '0'), record.startedAt.slice(0, 16).replace('T', ' '), record.story, record.verdict]
+  const head = [
+    String(record.n).padStart(4, '0'),
+    record.startedAt.slice(0, 16).replace('T', ' '),
+    record.story,
+    record.verdict,
+  ]
     .filter(Boolean)
     .join(' · ');
   const lines = [`## ${head}`];

@@ -62,9 +62,17 @@ export interface IterationEnd {
  * An iteration's record: did the repository move (never judged on the agent's prose), did the agent show a
  * headless hazard, is it a stall. A verifier's rate limit is the iteration's too: not a stall.
  */
-export function recordIteration(state: RunState, start: IterationStart, implementer: ImplementerRun, end: IterationEnd): IterationRecord {
+export function recordIteration(
+  state: RunState,
+  start: IterationStart,
+  implementer: ImplementerRun,
+  end: IterationEnd,
+): IterationRecord {
   const { settled, judged } = end;
-  const agent = { ...implementer.agent, rateLimited: implementer.agent.rateLimited || judged.verifierRateLimited || undefined };
+  const agent = {
+    ...implementer.agent,
+    rateLimited: implementer.agent.rateLimited || judged.verifierRateLimited || undefined,
+  };
   const movement = measureMovement({
     startHead: start.startHead,
     endHead: settled.endHead,

@@ -23,7 +23,9 @@ export async function recoverInterrupted(git: Git, state: RunState): Promise<str
   const startHead = state.records.at(-1)?.endHead;
   let committed: string | undefined;
   if ((await git.workingChanges()).length > 0) {
-    committed = await git.commitAll(`star-loop: iteration ${current.iteration} (uncommitted work left by an interrupted run)`);
+    committed = await git.commitAll(
+      `star-loop: iteration ${current.iteration} (uncommitted work left by an interrupted run)`,
+    );
     notes.push(`committed the uncommitted work of interrupted iteration ${current.iteration}`);
   }
   const endHead = await git.head();

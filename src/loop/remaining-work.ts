@@ -8,7 +8,9 @@ export async function remainingWork(ctx: LoopContext, state: RunState): Promise<
     const now = await readPrdNow(ctx.options.prdFile);
     if (!now.loaded) throw new Error(`prd.json cannot be read: ${now.error}`);
     // --story: only that story is this run's work.
-    return now.loaded.prd.userStories.filter((s) => !s.passes && (!ctx.options.story || s.id === ctx.options.story)).map((s) => s.id);
+    return now.loaded.prd.userStories
+      .filter((s) => !s.passes && (!ctx.options.story || s.id === ctx.options.story))
+      .map((s) => s.id);
   }
   return state.taskComplete ? [] : ['task'];
 }

@@ -21,7 +21,10 @@ export interface ImplementerRun {
 }
 
 /** Why an agent run failed, in words, or undefined when it did not (pure). */
-export function agentErrorOf(run: AgentRun, options: Pick<RunOptions, 'maxWaitMs' | 'idleTimeoutMs'>): string | undefined {
+export function agentErrorOf(
+  run: AgentRun,
+  options: Pick<RunOptions, 'maxWaitMs' | 'idleTimeoutMs'>,
+): string | undefined {
   const { proc, output } = run;
   if (proc.spawnError) return proc.spawnError;
   if (run.gaveUp) {

@@ -12,12 +12,17 @@ import { verifyClaim } from './verify-claim.js';
  * tree (safety first; nothing uncommitted left or lost), take the claim, verify it by running the gates
  * and the verifier, record what moved. `save` writes the run state (for status and crash recovery).
  */
-export async function runIteration(ctx: LoopContext, state: RunState, save: () => Promise<void>): Promise<IterationRecord> {
+export async function runIteration(
+  ctx: LoopContext,
+  state: RunState,
+  save: () => Promise<void>,
+): Promise<IterationRecord> {
   const { options, git } = ctx;
   const start = await beginIteration(ctx, state, save);
   const implementer = await runImplementer(ctx, state, start, save);
   const settled = await settleWork(ctx, state.runId, start, implementer.guardBefore);
-  if (settled.kind === 'violated') return violationRecord(start, implementer, await git.head(), settled.violations, settled.keptRefs);
+  if (settled.kind === 'violated')
+    return violationRecord(start, implementer, await git.head(), settled.violations, settled.keptRefs);
 
   const notes = [...settled.notes];
   const { collected, summary } = await takeClaim(ctx, start, implementer.run.output, settled.flipped, notes);

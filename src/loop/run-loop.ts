@@ -38,7 +38,10 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
       signal: ctx.signal,
       redactor: ctx.redactor,
     });
-    emit({ type: 'baseline.finished', gates: state.baseline.gates.map(({ name, status, failures }) => ({ name, status, failures })) });
+    emit({
+      type: 'baseline.finished',
+      gates: state.baseline.gates.map(({ name, status, failures }) => ({ name, status, failures })),
+    });
     await save();
   }
   let signals = NO_SIGNALS;

@@ -16,7 +16,12 @@ export interface SettledPrd {
  * star-loop owns `passes`: whatever the agent wrote there is set back (and committed), and a flip to true
  * becomes a claim to verify. Everything else the agent changed in prd.json is kept.
  */
-export async function settlePrd(git: Git, file: string, before: ReadonlyMap<string, boolean>, iteration: number): Promise<SettledPrd> {
+export async function settlePrd(
+  git: Git,
+  file: string,
+  before: ReadonlyMap<string, boolean>,
+  iteration: number,
+): Promise<SettledPrd> {
   const now = await readPrdNow(file);
   if (!now.loaded) return { flipped: [], restored: [], error: now.error };
   const after = passesMap(now.loaded);

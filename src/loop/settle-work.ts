@@ -24,7 +24,12 @@ export type SettledWork =
  * undone, the evidence is kept on star-loop's refs). Then nothing the agent did is lost — uncommitted work
  * becomes a commit of its own — and any `passes` the agent wrote is set back (star-loop owns them).
  */
-export async function settleWork(ctx: LoopContext, runId: string, start: IterationStart, guardBefore: GuardSnapshot): Promise<SettledWork> {
+export async function settleWork(
+  ctx: LoopContext,
+  runId: string,
+  start: IterationStart,
+  guardBefore: GuardSnapshot,
+): Promise<SettledWork> {
   const { git, options, emit } = ctx;
   const { n, startHead } = start;
   const working = await git.workingChanges();
@@ -50,6 +55,7 @@ export async function settleWork(ctx: LoopContext, runId: string, start: Iterati
   }
   const endHead = await git.head();
   const endTree = endHead ? await git.tree(endHead) : undefined;
-  const filesChanged = startHead && endHead && startHead !== endHead ? (await git.filesChangedBetween(startHead, endHead)).length : 0;
+  const filesChanged =
+    startHead && endHead && startHead !== endHead ? (await git.filesChangedBetween(startHead, endHead)).length : 0;
   return { kind: 'settled', committedForAgent, flipped, notes, endHead, endTree, filesChanged };
 }

@@ -43,7 +43,13 @@ export async function verifyClaim(
 ): Promise<Judgement> {
   const { options, emit } = ctx;
   const { claim, notes } = input;
-  const judged: Judgement = { verdict: 'no-claim', findings: [], gates: [], acceptedStories: [], verifierRateLimited: false };
+  const judged: Judgement = {
+    verdict: 'no-claim',
+    findings: [],
+    gates: [],
+    acceptedStories: [],
+    verifierRateLimited: false,
+  };
   const note = (text: string, warn: boolean) => {
     notes.push(text);
     if (warn) emit({ type: 'warning', message: text });
@@ -96,7 +102,13 @@ export async function verifyClaim(
       judged.acceptedStories = claim.stories;
       await markStoriesPassed(ctx.git, options.prdFile, judged.acceptedStories, start.n);
     }
-    emit({ type: 'claim.verdict', iteration: start.n, verdict: judged.verdict, stories: claim.stories, findings: judged.findings });
+    emit({
+      type: 'claim.verdict',
+      iteration: start.n,
+      verdict: judged.verdict,
+      stories: claim.stories,
+      findings: judged.findings,
+    });
   }
   return judged;
 }

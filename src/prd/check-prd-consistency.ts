@@ -22,7 +22,10 @@ export function checkPrdConsistency(prd: Prd): FieldProblem[] {
           message: `unknown story id "${dep}" — use the id of another story in this file`,
         });
       } else if (dep === story.id) {
-        problems.push({ path: `userStories[${i}].dependsOn[${j}]`, message: 'a story cannot depend on itself — remove it' });
+        problems.push({
+          path: `userStories[${i}].dependsOn[${j}]`,
+          message: 'a story cannot depend on itself — remove it',
+        });
       }
     });
   });

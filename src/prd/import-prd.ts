@@ -23,7 +23,9 @@ const DONE = new Set(['done', 'complete', 'completed', 'passed', 'passes', 'clos
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const strings = (v: unknown): string[] =>
-  Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : (str((x as Record<string, unknown>)?.title) ?? JSON.stringify(x)))) : [];
+  Array.isArray(v)
+    ? v.map((x) => (typeof x === 'string' ? x : (str((x as Record<string, unknown>)?.title) ?? JSON.stringify(x))))
+    : [];
 
 function gateName(command: string, taken: Set<string>): string {
   const words = command.replace(/^(npm|pnpm|yarn|bun)\s+(run\s+)?/, '').split(/\s+/);
@@ -44,7 +46,8 @@ function fromJson(raw: Record<string, unknown>, notes: string[]): ImportedStory[
     const id = str(item.id) ?? `US-${String(i + 1).padStart(3, '0')}`;
     const status = str(item.status)?.toLowerCase();
     const passes = typeof item.passes === 'boolean' ? item.passes : status ? DONE.has(status) : false;
-    if (status !== undefined && typeof item.passes !== 'boolean') notes.push(`${id}: status "${status}" became passes: ${passes}`);
+    if (status !== undefined && typeof item.passes !== 'boolean')
+      notes.push(`${id}: status "${status}" became passes: ${passes}`);
     const subtasks = strings(item.subtasks);
     if (subtasks.length > 0) notes.push(`${id}: ${subtasks.length} subtask(s) became acceptance criteria`);
     const description = str(item.description) ?? '';
@@ -114,7 +117,9 @@ export function importPrd(text: string): ImportedPrd {
     prd: {
       ...(project ? { project } : {}),
       ...(str(obj.branchName) ? { branchName: str(obj.branchName) } : {}),
-      ...((str(obj.description) ?? str(obj.overview)) ? { description: str(obj.description) ?? str(obj.overview) } : {}),
+      ...((str(obj.description) ?? str(obj.overview))
+        ? { description: str(obj.description) ?? str(obj.overview) }
+        : {}),
       userStories: stories,
     },
     gates,

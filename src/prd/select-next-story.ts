@@ -14,15 +14,25 @@ export function selectNextStory(
 }
 
 /** Every story that can start now, in the order the loop takes them: not passed, not parked, dependencies passed. */
-export function readyStories(prd: Prd, passed: ReadonlySet<string> = passedIds(prd), parked: ReadonlySet<string> = new Set()): Story[] {
-  return orderStories(prd).filter((s) => !passed.has(s.id) && !parked.has(s.id) && (s.dependsOn ?? []).every((d) => passed.has(d)));
+export function readyStories(
+  prd: Prd,
+  passed: ReadonlySet<string> = passedIds(prd),
+  parked: ReadonlySet<string> = new Set(),
+): Story[] {
+  return orderStories(prd).filter(
+    (s) => !passed.has(s.id) && !parked.has(s.id) && (s.dependsOn ?? []).every((d) => passed.has(d)),
+  );
 }
 
 /** Stories in the order the loop will take them: by priority, then file order. */
 export function orderStories(prd: Prd): Story[] {
   return prd.userStories
     .map((story, index) => ({ story, index }))
-    .sort((a, b) => (a.story.priority ?? Number.MAX_SAFE_INTEGER) - (b.story.priority ?? Number.MAX_SAFE_INTEGER) || a.index - b.index)
+    .sort(
+      (a, b) =>
+        (a.story.priority ?? Number.MAX_SAFE_INTEGER) - (b.story.priority ?? Number.MAX_SAFE_INTEGER) ||
+        a.index - b.index,
+    )
     .map(({ story }) => story);
 }
 

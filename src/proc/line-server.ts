@@ -14,15 +14,26 @@ export interface LineServer {
   close(): void;
 }
 
-export function startLineServer(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): LineServer {
-  const child: ChildProcessWithoutNullStreams = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: 'pipe' });
+export function startLineServer(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): LineServer {
+  const child: ChildProcessWithoutNullStreams = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: 'pipe',
+  });
   const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
   let failure: Error | undefined;
   const fail = (error: Error) => {
     failure ??= error;
     for (const w of waiting.splice(0)) w.reject(failure);
   };
-  const streams = [child.stdin, child.stdout, child.stderr] as unknown as Array<{ ref?: () => void; unref?: () => void }>;
+  const streams = [child.stdin, child.stdout, child.stderr] as unknown as Array<{
+    ref?: () => void;
+    unref?: () => void;
+  }>;
   // Held open only while an answer is awaited: idle, the runner exits as if the child were not there.
   const hold = (on: boolean) => {
     if (on) child.ref();

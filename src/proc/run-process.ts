@@ -143,7 +143,13 @@ class GroupEnder {
 }
 
 /** Where a stream of the child goes: the tail, the log file (redacted), and for stdout the line parser. */
-function outputSink(spec: ProcessSpec, file: NodeJS.WritableStream, tail: TailBuffer, splitter?: LineSplitter, onData?: () => void) {
+function outputSink(
+  spec: ProcessSpec,
+  file: NodeJS.WritableStream,
+  tail: TailBuffer,
+  splitter?: LineSplitter,
+  onData?: () => void,
+) {
   const scrub = spec.redactor && spec.redactor.longest > 0 ? redactingFilter(spec.redactor) : undefined;
   const out = (data: Buffer, callback: (error?: Error | null) => void) => {
     tail.push(data);
@@ -201,7 +207,9 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   child.once('exit', () => ender.end());
   const arm = () => ender.arm();
   const streams = [
-    child.stdout ? pipeline(child.stdout, outputSink(spec, file, tail, spec.onStdoutLine ? splitter : undefined, arm)) : Promise.resolve(),
+    child.stdout
+      ? pipeline(child.stdout, outputSink(spec, file, tail, spec.onStdoutLine ? splitter : undefined, arm))
+      : Promise.resolve(),
     child.stderr ? pipeline(child.stderr, outputSink(spec, file, tail, undefined, arm)) : Promise.resolve(),
   ];
   // Only now, with the output already being read: a fast agent may finish while this runs.

@@ -31,7 +31,9 @@ function gateList(gates: readonly Gate[]): string {
 
 function backlog(prd: Prd, passed: ReadonlySet<string>, current: string): string {
   return orderStories(prd)
-    .map((s) => `- [${passed.has(s.id) ? 'x' : ' '}] ${s.id}: ${s.title}${s.id === current ? '  ← this iteration' : ''}`)
+    .map(
+      (s) => `- [${passed.has(s.id) ? 'x' : ' '}] ${s.id}: ${s.title}${s.id === current ? '  ← this iteration' : ''}`,
+    )
     .join('\n');
 }
 
@@ -73,6 +75,9 @@ export function buildPrompt(input: PromptInput): string {
     task: input.task.text,
     planFile: input.task.planFile,
     planExists: Boolean(plan),
-    plan: plan && plan.length > MAX_PLAN_CHARS ? `${plan.slice(0, MAX_PLAN_CHARS)}\n… (plan truncated; keep it short)` : plan,
+    plan:
+      plan && plan.length > MAX_PLAN_CHARS
+        ? `${plan.slice(0, MAX_PLAN_CHARS)}\n… (plan truncated; keep it short)`
+        : plan,
   });
 }

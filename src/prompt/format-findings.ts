@@ -12,6 +12,7 @@ export function formatFindings(findings: readonly Finding[]): string {
     const output = f.output.length > MAX_OUTPUT_CHARS ? `…${f.output.slice(-MAX_OUTPUT_CHARS)}` : f.output;
     return `${head}\n\n\`\`\`\n${output.trimEnd()}\n\`\`\``;
   });
-  if (findings.length > MAX_FINDINGS) shown.push(`- … and ${findings.length - MAX_FINDINGS} more (see .star/report.md)`);
+  if (findings.length > MAX_FINDINGS)
+    shown.push(`- … and ${findings.length - MAX_FINDINGS} more (see .star/report.md)`);
   return shown.join('\n\n');
 }

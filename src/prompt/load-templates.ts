@@ -8,6 +8,8 @@ export const PROMPTS_DIR = fileURLToPath(new URL('../../prompts/', import.meta.u
 /** Loads every template once per run: `implement-prd.md` becomes the template named `implement-prd`. */
 export async function loadTemplates(dir = PROMPTS_DIR): Promise<Templates> {
   const names = (await readdir(dir)).filter((f) => f.endsWith('.md'));
-  const entries = await Promise.all(names.map(async (f) => [f.slice(0, -3), await readFile(`${dir}/${f}`, 'utf8')] as const));
+  const entries = await Promise.all(
+    names.map(async (f) => [f.slice(0, -3), await readFile(`${dir}/${f}`, 'utf8')] as const),
+  );
   return new Map(entries);
 }

@@ -31,6 +31,9 @@ export function renderTemplate(name: string, templates: Templates, values: Recor
 function expandPartials(name: string, templates: Templates, depth: number): string {
   const template = templates.get(name);
   if (template === undefined) throw new Error(`prompt template "${name}.md" is missing from prompts/`);
-  if (depth > MAX_PARTIAL_DEPTH) throw new Error(`prompt template partials nest deeper than ${MAX_PARTIAL_DEPTH} at "${name}"`);
-  return template.replace(/\{\{>\s*([\w-]+)\s*\}\}/g, (_m, partial: string) => expandPartials(partial, templates, depth + 1).trimEnd());
+  if (depth > MAX_PARTIAL_DEPTH)
+    throw new Error(`prompt template partials nest deeper than ${MAX_PARTIAL_DEPTH} at "${name}"`);
+  return template.replace(/\{\{>\s*([\w-]+)\s*\}\}/g, (_m, partial: string) =>
+    expandPartials(partial, templates, depth + 1).trimEnd(),
+  );
 }

@@ -58,10 +58,14 @@ export function buildPlan(input: PlanInput): Plan {
   const { options, git, gates, prd, agent } = input;
   const risks: string[] = [];
   if (gates.length === 0) {
-    risks.push('no quality gates found: claims can only be checked by inspection — add a test script, or `gates` in star.config.json');
+    risks.push(
+      'no quality gates found: claims can only be checked by inspection — add a test script, or `gates` in star.config.json',
+    );
   }
-  if (options.verify === 'off') risks.unshift("verification is off (--verify off): claims will be accepted on the agent's word alone");
-  if (!agent.found) risks.push(`agent "${agent.name}": \`${agent.command}\` was not found on PATH, so iteration 1 will fail`);
+  if (options.verify === 'off')
+    risks.unshift("verification is off (--verify off): claims will be accepted on the agent's word alone");
+  if (!agent.found)
+    risks.push(`agent "${agent.name}": \`${agent.command}\` was not found on PATH, so iteration 1 will fail`);
   let stories: Plan['stories'];
   if (prd) {
     const passed = passedIds(prd);
@@ -88,7 +92,8 @@ export function buildPlan(input: PlanInput): Plan {
           .join(', ')} wait for unfinished dependencies`,
       );
   }
-  if (!git.head) risks.push('the repository has no commits yet: progress is measured against commits, so make one first');
+  if (!git.head)
+    risks.push('the repository has no commits yet: progress is measured against commits, so make one first');
   return {
     mode: options.mode,
     target: input.target,
@@ -112,7 +117,10 @@ export function buildPlan(input: PlanInput): Plan {
     },
     workspace: input.workspace,
     safety: { protectedPaths: options.protectedPaths, pushBlocked: !options.allowPush },
-    verify: { mode: options.verify, verifier: `${options.verifierAgent}${options.verifierModel ? ` (${options.verifierModel})` : ''}` },
+    verify: {
+      mode: options.verify,
+      verifier: `${options.verifierAgent}${options.verifierModel ? ` (${options.verifierModel})` : ''}`,
+    },
     risks,
   };
 }

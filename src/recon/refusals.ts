@@ -17,11 +17,19 @@ export function refuseUnmeasurableCost(
 ): void {
   const uncovered = uncoveredCostBudget(options, agents);
   if (uncovered)
-    throw new InputError(uncovered, 'also give --max-time (it bounds what cost cannot), or use an agent that reports its cost');
+    throw new InputError(
+      uncovered,
+      'also give --max-time (it bounds what cost cannot), or use an agent that reports its cost',
+    );
 }
 
 /** A run or fleet needs a first commit (progress is measured against commits) and its agent on PATH: exit 4. */
-export function refuseToStart(input: { head?: string; agent: AgentAdapter; agentCmd?: string; agentFound: boolean }): void {
+export function refuseToStart(input: {
+  head?: string;
+  agent: AgentAdapter;
+  agentCmd?: string;
+  agentFound: boolean;
+}): void {
   if (!input.head) {
     throw new RefusedError(
       'the repository has no commits yet',

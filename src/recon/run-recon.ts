@@ -7,7 +7,13 @@ import { InputError } from '../errors.js';
 import type { Gate } from '../gates/gate.js';
 import type { Git } from '../git/git.js';
 import type { LoadedPrd } from '../prd/load-prd.js';
-import { decideWorkspace, defaultLoopBranch, describeWorkspace, type WorkspacePlan, worktreeDir } from '../safety/decide-workspace.js';
+import {
+  decideWorkspace,
+  defaultLoopBranch,
+  describeWorkspace,
+  type WorkspacePlan,
+  worktreeDir,
+} from '../safety/decide-workspace.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState } from '../state/state-store.js';
 import { buildPlan, type Plan } from './plan.js';
@@ -36,7 +42,11 @@ function targetOf(options: RunOptions): string {
 /** --story must name a story of prd.json that can start now (its dependencies pass). */
 function checkStory(prd: LoadedPrd, options: RunOptions): void {
   const story = prd.prd.userStories.find((s) => s.id === options.story);
-  if (!story) throw new InputError(`--story ${options.story}: no such story in ${options.prdFile}`, 'use an id from `star-loop prd ready`');
+  if (!story)
+    throw new InputError(
+      `--story ${options.story}: no such story in ${options.prdFile}`,
+      'use an id from `star-loop prd ready`',
+    );
   const waiting = (story.dependsOn ?? []).filter((d) => !prd.prd.userStories.find((s) => s.id === d)?.passes);
   if (!story.passes && waiting.length > 0) {
     throw new InputError(

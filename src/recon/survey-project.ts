@@ -33,10 +33,21 @@ export interface Survey {
  * The repository around `cwd` (or exit 2 with `hint`), the options, the agents (a cost budget none of them can
  * measure is refused), prd.json, the git state, the gates and whether the agent is on PATH.
  */
-export async function surveyProject(input: { cwd: string; taskText: string; flags: RunFlags; hint: string }): Promise<Survey> {
+export async function surveyProject(input: {
+  cwd: string;
+  taskText: string;
+  flags: RunFlags;
+  hint: string;
+}): Promise<Survey> {
   const root = await repositoryRoot(input.cwd, input.hint);
   const { config } = await loadConfig(root);
-  const options = await resolveRunOptions({ cwd: input.cwd, root, taskText: input.taskText, flags: input.flags, config });
+  const options = await resolveRunOptions({
+    cwd: input.cwd,
+    root,
+    taskText: input.taskText,
+    flags: input.flags,
+    config,
+  });
   const adapter = getAgentAdapter(options.agent);
   const fallback = options.fallbackAgent ? getAgentAdapter(options.fallbackAgent) : undefined;
   refuseUnmeasurableCost(options, [adapter, getAgentAdapter(options.verifierAgent), ...(fallback ? [fallback] : [])]);

@@ -161,7 +161,13 @@ function reportClaims(records: RunState['records']): Report['claims'] {
     }));
 }
 
-export function buildReport(input: { state: RunState; plan: Plan; remaining: string[]; peakRssBytes: number; verify: string }): Report {
+export function buildReport(input: {
+  state: RunState;
+  plan: Plan;
+  remaining: string[];
+  peakRssBytes: number;
+  verify: string;
+}): Report {
   const { state, plan } = input;
   const total = sumUsage(state.records);
   return {
@@ -198,7 +204,9 @@ export function buildReport(input: { state: RunState; plan: Plan; remaining: str
     parked: state.parked,
     branch: state.branch,
     worktree: state.worktree,
-    safety: state.records.filter((r) => r.safety.length > 0).map((r) => ({ iteration: r.n, violations: r.safety, keptRefs: r.keptRefs })),
+    safety: state.records
+      .filter((r) => r.safety.length > 0)
+      .map((r) => ({ iteration: r.n, violations: r.safety, keptRefs: r.keptRefs })),
     runner: { peakRssBytes: input.peakRssBytes },
   };
 }

@@ -10,7 +10,15 @@ export interface FleetStatus {
   pid?: number;
   prd: string;
   branch: string;
-  workers: Array<{ slot: number; story: string; attempt: number; iteration?: number; phase: string; elapsedMs: number; pid?: number }>;
+  workers: Array<{
+    slot: number;
+    story: string;
+    attempt: number;
+    iteration?: number;
+    phase: string;
+    elapsedMs: number;
+    pid?: number;
+  }>;
   stories: Record<'queued' | 'running' | 'merging' | 'merged' | 'parked', string[]>;
   merges: string[];
   iterations: number;
@@ -76,6 +84,7 @@ export function renderFleetStatus(s: FleetStatus): string {
     `  ${s.iterations} iterations + ${s.verifierRuns} verifier runs of ${s.maxIterations}; active ${formatDuration(s.activeMs)}${s.maxTimeMs ? ` of ${formatDuration(s.maxTimeMs)}` : ''}; cost ${formatUsd(s.costUsd)}${s.maxCostUsd !== undefined ? ` of ${formatUsd(s.maxCostUsd)}` : ''}; tokens ${s.tokens}${s.maxTokens !== undefined ? ` of ${s.maxTokens}` : ''}`,
   ];
   if (s.detail && s.state !== 'running') lines.push(`  ${s.detail}`);
-  if (s.state === 'crashed') lines.push('  the fleet is gone: `star-loop resume` continues it (its workers stop after their iteration)');
+  if (s.state === 'crashed')
+    lines.push('  the fleet is gone: `star-loop resume` continues it (its workers stop after their iteration)');
   return lines.join('\n');
 }

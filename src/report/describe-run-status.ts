@@ -82,6 +82,7 @@ export function renderRunStatus(s: RunStatus): string {
     lines.push(
       `  last verdict: iteration ${s.lastVerdict.iteration}${s.lastVerdict.story ? ` (${s.lastVerdict.story})` : ''} ${s.lastVerdict.verdict}`,
     );
-  if (s.state === 'crashed') lines.push('  the runner is gone: run the same `star-loop run …` command again to continue');
+  if (s.state === 'crashed')
+    lines.push('  the runner is gone: run the same `star-loop run …` command again to continue');
   return lines.join('\n');
 }

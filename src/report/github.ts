@@ -6,7 +6,12 @@ import type { FleetReport } from './fleet-report.js';
 const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-function annotation(level: 'error' | 'warning', title: string, message: string, finding?: Pick<Finding, 'file' | 'line'>): string {
+function annotation(
+  level: 'error' | 'warning',
+  title: string,
+  message: string,
+  finding?: Pick<Finding, 'file' | 'line'>,
+): string {
   const props = [
     finding?.file ? `file=${prop(finding.file)}` : undefined,
     finding?.line ? `line=${finding.line}` : undefined,
@@ -27,14 +32,24 @@ export function githubAnnotations(report: Report): string[] {
   for (const claim of report.claims.filter((c) => c.verdict === 'rejected')) {
     for (const f of claim.findings) {
       lines.push(
-        annotation('error', `star-loop rejected ${claim.story ?? 'the claim'}: ${f.rule}`, `iteration ${claim.iteration}: ${f.detail}`, f),
+        annotation(
+          'error',
+          `star-loop rejected ${claim.story ?? 'the claim'}: ${f.rule}`,
+          `iteration ${claim.iteration}: ${f.detail}`,
+          f,
+        ),
       );
     }
   }
-  for (const f of report.recheck?.findings ?? []) lines.push(annotation('error', `star-loop regression: ${f.rule}`, f.detail, f));
+  for (const f of report.recheck?.findings ?? [])
+    lines.push(annotation('error', `star-loop regression: ${f.rule}`, f.detail, f));
   for (const p of report.parked)
     lines.push(
-      annotation('warning', `star-loop parked ${p.story}`, `parked after iteration ${p.iteration}; see .star/pending_for_human.md`),
+      annotation(
+        'warning',
+        `star-loop parked ${p.story}`,
+        `parked after iteration ${p.iteration}; see .star/pending_for_human.md`,
+      ),
     );
   if (report.stopReason !== 'complete') {
     lines.push(
@@ -52,7 +67,13 @@ export function githubAnnotations(report: Report): string[] {
 export function fleetAnnotations(report: FleetReport): string[] {
   const lines: string[] = [];
   for (const s of report.stories.filter((story) => story.status === 'parked')) {
-    lines.push(annotation('warning', `star-loop fleet parked ${s.id}`, `${s.detail ?? 'parked'}; see .star/pending_for_human.md`));
+    lines.push(
+      annotation(
+        'warning',
+        `star-loop fleet parked ${s.id}`,
+        `${s.detail ?? 'parked'}; see .star/pending_for_human.md`,
+      ),
+    );
   }
   if (report.stopReason !== 'complete') {
     lines.push(

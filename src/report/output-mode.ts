@@ -14,6 +14,7 @@ export function chooseOutputMode(input: { json: boolean; isTTY: boolean; env: No
   const { env } = input;
   if (input.json) return { kind: 'json', color: false };
   const live = input.isTTY && !truthy(env.CI) && env.TERM !== 'dumb';
-  const color = env.FORCE_COLOR !== undefined ? truthy(env.FORCE_COLOR) || env.FORCE_COLOR === '' : live && !env.NO_COLOR;
+  const color =
+    env.FORCE_COLOR !== undefined ? truthy(env.FORCE_COLOR) || env.FORCE_COLOR === '' : live && !env.NO_COLOR;
   return { kind: live ? 'live' : 'plain', color };
 }

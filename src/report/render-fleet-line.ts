@@ -3,7 +3,13 @@ import { renderEventLine } from './render-event-line.js';
 import { clock, printLine } from './terminal-output.js';
 
 /** The worker events worth a line in the fleet's human output (the rest are in its log). */
-const SHOWN: ReadonlySet<string> = new Set(['iteration.started', 'claim.verdict', 'verifier.started', 'agent.rate-limited', 'warning']);
+const SHOWN: ReadonlySet<string> = new Set([
+  'iteration.started',
+  'claim.verdict',
+  'verifier.started',
+  'agent.rate-limited',
+  'warning',
+]);
 
 /** One concise human line (or none) per fleet event. Pure. */
 export function renderFleetLine(event: FleetEvent): string | undefined {

@@ -17,17 +17,23 @@ export function renderPlan(plan: Plan): string {
   for (const g of plan.gates) out.push(`  - ${g.name}: \`${g.command}\`  [${g.source}]`);
   if (plan.stories) {
     const s = plan.stories;
-    out.push(`Stories: ${s.total} total, ${s.passed} passing, ${s.remaining} remaining; next: ${s.next ?? '(none ready)'}`);
+    out.push(
+      `Stories: ${s.total} total, ${s.passed} passing, ${s.remaining} remaining; next: ${s.next ?? '(none ready)'}`,
+    );
     for (const story of s.order) {
       const mark = story.passes ? 'x' : ' ';
       const wait = story.waitingFor.length > 0 ? `  (waits for ${story.waitingFor.join(', ')})` : '';
-      out.push(`  [${mark}] ${story.id}${story.priority !== undefined ? ` p${story.priority}` : ''} ${story.title}${wait}`);
+      out.push(
+        `  [${mark}] ${story.id}${story.priority !== undefined ? ` p${story.priority}` : ''} ${story.title}${wait}`,
+      );
     }
   }
   if (plan.task) {
     const firstLine = plan.task.split('\n')[0] ?? '';
     out.push(`Task: ${firstLine.length > 100 ? `${firstLine.slice(0, 100)}…` : firstLine}`);
-    out.push('  the agent keeps an ordered checklist in .star/plan.md and takes the first unticked item each iteration');
+    out.push(
+      '  the agent keeps an ordered checklist in .star/plan.md and takes the first unticked item each iteration',
+    );
   }
   out.push(
     `Limits: at most ${limits.maxIterations} iterations${limits.maxTimeMs ? `, ${formatDuration(limits.maxTimeMs)} wall clock` : ''}; ${limits.onStall} after ${limits.stallAfter} iterations without movement; agent timeout ${formatDuration(limits.iterationTimeoutMs)}, gate timeout ${formatDuration(limits.gateTimeoutMs)}`,

@@ -5,7 +5,8 @@ import type { Report } from './build-report.js';
 import { renderPlan } from './render-plan.js';
 
 const where = (f: Finding) => (f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : '');
-const gateState = (g?: { status: string; failures?: number }) => (g ? `${g.status}${g.failures ? ` (${g.failures} failing)` : ''}` : '—');
+const gateState = (g?: { status: string; failures?: number }) =>
+  g ? `${g.status}${g.failures ? ` (${g.failures} failing)` : ''}` : '—';
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 const SOURCE: Record<Report['usage']['costSource'], string> = {
@@ -35,12 +36,15 @@ function summary(report: Report): string[] {
   const accepted = report.accepted.map((a) => `${a.story ?? 'task'} (iteration ${a.iteration})`).join(', ');
   out.push(`- Run: \`${report.runId}\` (${report.mode === 'prd' ? 'PRD' : 'task'}: ${report.target})`);
   out.push(`- Stop reason: **${report.stopReason}** — ${report.detail} (exit code ${report.exitCode})`);
-  out.push(`- Iterations: ${report.iterations}; active time ${formatDuration(report.activeMs)}; ${costLine(report.usage)}`);
+  out.push(
+    `- Iterations: ${report.iterations}; active time ${formatDuration(report.activeMs)}; ${costLine(report.usage)}`,
+  );
   out.push(`- Accepted: ${report.accepted.length === 0 ? 'none' : accepted}`);
   out.push(`- Remaining: ${report.remaining.length === 0 ? 'nothing' : report.remaining.join(', ')}`);
   if (report.worktree) out.push(`- Worktree: ${report.worktree} (branch ${report.branch})`);
   else if (report.branch) out.push(`- Branch: ${report.branch}`);
-  if (report.status === 'paused') out.push('- The run is paused: run the same `star-loop run …` command again to continue it.');
+  if (report.status === 'paused')
+    out.push('- The run is paused: run the same `star-loop run …` command again to continue it.');
   if (report.verify === 'off')
     out.push("- **WARNING: verification was off (`--verify off`): claims were accepted on the agent's word alone.**");
   return out;
@@ -52,7 +56,11 @@ function alarms(report: Report): string[] {
   for (const s of report.safety) {
     out.push('', `## Safety stop in iteration ${s.iteration}`, '');
     for (const v of s.violations) out.push(`- [${v.rule}] ${where(v)}${v.detail}`);
-    out.push('', 'Nothing was undone. Every commit of that iteration is still reachable; to get one back as a branch:', '');
+    out.push(
+      '',
+      'Nothing was undone. Every commit of that iteration is still reachable; to get one back as a branch:',
+      '',
+    );
     for (const ref of s.keptRefs) out.push(`    git branch recovered-${ref.split('/').pop()} ${ref}`);
   }
   if (report.recheck && report.recheck.findings.length > 0) {
@@ -71,7 +79,8 @@ function claims(report: Report): string[] {
     out.push(`Work checked: \`${c.base.slice(0, 10)}..${c.head.slice(0, 10)}\``, '');
     if (c.gates.length > 0) {
       out.push('| gate | before iteration 1 | now | |', '|---|---|---|---|');
-      for (const g of c.gates) out.push(`| ${g.name} | ${gateState(g.baseline)} | ${gateState(g.now)} | ${g.outcome} |`);
+      for (const g of c.gates)
+        out.push(`| ${g.name} | ${gateState(g.baseline)} | ${gateState(g.now)} | ${g.outcome} |`);
       out.push('');
     }
     if (c.findings.length === 0) out.push('- no findings');
@@ -98,13 +107,23 @@ function iterations(report: Report): string[] {
     }
   }
   out.push('', '## Iterations', '');
-  out.push('| # | story | agent | duration | cost | moved | claim | verdict | note |', '|---|---|---|---|---|---|---|---|---|');
+  out.push(
+    '| # | story | agent | duration | cost | moved | claim | verdict | note |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   for (const row of report.table) {
     const waited =
-      row.attempts && row.attempts > 1 ? `${row.attempts} attempts, waited ${formatDuration(row.waitedMs ?? 0)} for rate limits` : '';
-    const cost = row.costUsd !== undefined ? `${formatUsd(row.costUsd)}${row.costSource === 'estimated' ? ' (est.)' : ''}` : 'unknown';
+      row.attempts && row.attempts > 1
+        ? `${row.attempts} attempts, waited ${formatDuration(row.waitedMs ?? 0)} for rate limits`
+        : '';
+    const cost =
+      row.costUsd !== undefined
+        ? `${formatUsd(row.costUsd)}${row.costSource === 'estimated' ? ' (est.)' : ''}`
+        : 'unknown';
     const moved = row.moved ? `yes (${cell(row.movement.join(', '))})` : 'no';
-    const note = cell([row.hazard && `hazard: ${row.hazard}`, waited, row.agentError, ...row.notes].filter(Boolean).join('; '));
+    const note = cell(
+      [row.hazard && `hazard: ${row.hazard}`, waited, row.agentError, ...row.notes].filter(Boolean).join('; '),
+    );
     const cells = [row.iteration, row.story ?? '—', row.agent ?? '—', formatDuration(row.durationMs), cost, moved];
     out.push(`| ${[...cells, row.claim?.join(', ') ?? '—', row.verdict, note].join(' | ')} |`);
   }

@@ -40,7 +40,10 @@ export function foldStatus(status: LiveStatus, event: LoopEventWithTime): LiveSt
     case 'verifier.started':
       return { ...status, phase: 'verifier' };
     case 'claim.verdict':
-      return { ...status, lastVerdict: `${event.verdict}${event.stories.length ? ` ${event.stories.join(', ')}` : ''}` };
+      return {
+        ...status,
+        lastVerdict: `${event.verdict}${event.stories.length ? ` ${event.stories.join(', ')}` : ''}`,
+      };
     case 'iteration.finished':
       return { ...status, phase: 'between' };
     default:
@@ -51,7 +54,9 @@ export function foldStatus(status: LiveStatus, event: LoopEventWithTime): LiveSt
 /** One line, cut to the terminal's width so it can be redrawn in place. */
 export function renderStatusLine(status: LiveStatus, now: number, columns: number): string {
   const parts = [
-    status.iteration !== undefined ? `iteration ${status.index}/${status.maxIterations} (#${status.iteration})` : 'star-loop',
+    status.iteration !== undefined
+      ? `iteration ${status.index}/${status.maxIterations} (#${status.iteration})`
+      : 'star-loop',
     status.story,
     status.phase,
     status.startedAt !== undefined ? formatDuration(now - status.startedAt) : undefined,

@@ -32,7 +32,8 @@ export function terminalSubscriber(
   }
   if (mode.kind === 'plain') {
     const write = (text: string, time: string) => {
-      for (const line of text.replace(/^\n/, '').split('\n')) out.write(`${clock(time)} ${colorize(line, mode.color)}\n`);
+      for (const line of text.replace(/^\n/, '').split('\n'))
+        out.write(`${clock(time)} ${colorize(line, mode.color)}\n`);
     };
     return {
       onEvent: (event) => {

@@ -36,7 +36,10 @@ export async function applyWorkspace(
   if (options.prdFile) {
     // The loop works on the worktree's prd.json; bring the user's current one over if it differs.
     prdFile = join(plan.dir, relative(options.root, options.prdFile));
-    const [mine, theirs] = await Promise.all([readFile(options.prdFile, 'utf8'), readFile(prdFile, 'utf8').catch(() => undefined)]);
+    const [mine, theirs] = await Promise.all([
+      readFile(options.prdFile, 'utf8'),
+      readFile(prdFile, 'utf8').catch(() => undefined),
+    ]);
     if (theirs === undefined || (plan.action === 'create' && theirs !== mine)) {
       await mkdir(dirname(prdFile), { recursive: true });
       await copyFile(options.prdFile, prdFile);

@@ -57,7 +57,8 @@ async function secrets(
       });
   };
   if (from && head && from !== head) {
-    for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head))) for (const l of file.added) scan(file.path, l.line, l.text);
+    for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head)))
+      for (const l of file.added) scan(file.path, l.line, l.text);
   }
   for (const change of working) {
     if (change.code.includes('D')) continue;
@@ -77,7 +78,11 @@ async function secrets(
  * the run with exit 5; nothing is undone.
  */
 /** `working`: the uncommitted changes, when the caller has just read them (one `git status` serves both). */
-export async function checkSafety(guard: Guard, before: GuardSnapshot, working?: readonly WorkingChange[]): Promise<Finding[]> {
+export async function checkSafety(
+  guard: Guard,
+  before: GuardSnapshot,
+  working?: readonly WorkingChange[],
+): Promise<Finding[]> {
   const { git } = guard;
   const uncommitted = working ?? (await git.workingChanges());
   const violations: Finding[] = [];
@@ -90,7 +95,9 @@ export async function checkSafety(guard: Guard, before: GuardSnapshot, working?:
     });
   }
   const branchHead = guard.branch ? await git.resolve(`refs/heads/${guard.branch}`) : head;
-  const rewritten = Boolean(before.head && branchHead && before.head !== branchHead && !(await git.isAncestor(before.head, branchHead)));
+  const rewritten = Boolean(
+    before.head && branchHead && before.head !== branchHead && !(await git.isAncestor(before.head, branchHead)),
+  );
   if (rewritten || (before.head && !branchHead)) {
     violations.push({
       rule: 'history-rewritten',
@@ -104,7 +111,8 @@ export async function checkSafety(guard: Guard, before: GuardSnapshot, working?:
   }
   const touched = new Set<string>();
   if (before.head && head && !rewritten && before.head !== head) {
-    for (const f of await git.changedFiles(before.head, head)) for (const p of [f.path, f.oldPath]) if (p) touched.add(p);
+    for (const f of await git.changedFiles(before.head, head))
+      for (const p of [f.path, f.oldPath]) if (p) touched.add(p);
   }
   for (const c of uncommitted) touched.add(c.path);
   for (const path of touched) {

@@ -38,7 +38,8 @@ export function prdFields(text: string): Map<string, string> {
   const stories = Array.isArray(prd.userStories) ? (prd.userStories as Array<Record<string, unknown>>) : [];
   stories.forEach((story, i) => {
     for (const [key, value] of Object.entries(story)) {
-      if (key !== 'passes' && key !== 'notes') out.set(`userStories[${String(story.id ?? i)}].${key}`, JSON.stringify(value));
+      if (key !== 'passes' && key !== 'notes')
+        out.set(`userStories[${String(story.id ?? i)}].${key}`, JSON.stringify(value));
     }
   });
   out.set('userStories.length', String(stories.length));
@@ -69,7 +70,9 @@ export async function takeFingerprints(input: {
     ...(await listFiles(join(input.gitDir, 'hooks'))),
     // info/exclude, attributes, sparse-checkout, grafts… — not info/refs, which git's own gc rewrites
     // (repack → update-server-info) whenever an agent's commit triggers an automatic gc.
-    ...(await listFiles(join(input.gitDir, 'info'))).filter((f) => !GIT_MAINTAINED.has(f.slice(join(input.gitDir, 'info').length + 1))),
+    ...(await listFiles(join(input.gitDir, 'info'))).filter(
+      (f) => !GIT_MAINTAINED.has(f.slice(join(input.gitDir, 'info').length + 1)),
+    ),
     join(input.starDir, 'state.json'),
     join(input.starDir, 'journal.md'),
     join(input.starDir, '.gitignore'),

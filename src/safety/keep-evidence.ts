@@ -17,11 +17,17 @@ export async function keepEvidence(git: Git, runId: string, n: number, violation
     await git.keepRef(`refs/star-loop/${runId}/${n}-after`, head);
   }
   const changes = await git.workingChanges();
-  const secretInWorkTree = violations.some((v) => v.rule.startsWith('secret:') && changes.some((c) => c.path === v.file));
+  const secretInWorkTree = violations.some(
+    (v) => v.rule.startsWith('secret:') && changes.some((c) => c.path === v.file),
+  );
   if (head && changes.length > 0 && !secretInWorkTree) {
     const index = join(tmpdir(), `star-loop-index-${process.pid}-${n}`);
     try {
-      const commit = await git.snapshotWorkTree(`star-loop: iteration ${n}, uncommitted work at the safety stop`, head, index);
+      const commit = await git.snapshotWorkTree(
+        `star-loop: iteration ${n}, uncommitted work at the safety stop`,
+        head,
+        index,
+      );
       refs.push(`refs/star-loop/${runId}/${n}-uncommitted`);
       await git.keepRef(`refs/star-loop/${runId}/${n}-uncommitted`, commit);
     } finally {

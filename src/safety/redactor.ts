@@ -15,7 +15,8 @@ export function createRedactor(env: NodeJS.ProcessEnv): { redact: Redact; longes
   const secrets = credentialValues(env);
   if (secrets.length === 0) return { redact: (t) => t, longest: 0 };
   return {
-    redact: (text) => secrets.reduce((out, s) => (out.includes(s.value) ? out.split(s.value).join(`[redacted ${s.name}]`) : out), text),
+    redact: (text) =>
+      secrets.reduce((out, s) => (out.includes(s.value) ? out.split(s.value).join(`[redacted ${s.name}]`) : out), text),
     longest: secrets[0]?.value.length ?? 0,
   };
 }
@@ -24,6 +25,7 @@ export function createRedactor(env: NodeJS.ProcessEnv): { redact: Redact; longes
 export function redactDeep<T>(value: T, redact: Redact): T {
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)])) as T;
   return value;
 }

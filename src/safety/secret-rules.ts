@@ -13,7 +13,8 @@ export const SECRET_RULES: Array<{ rule: string; pattern: RegExp }> = [
 
 const ASSIGNMENT =
   /\b([A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credential)[A-Za-z0-9_]*)["']?\s*[:=]\s*["']?([^"'\s,;]{12,})/i;
-const PLACEHOLDER = /^(?:\$|<|\{|process\.env|os\.environ|env\.|getenv|example|your|changeme|dummy|placeholder|x{6,}|\*{4,})/i;
+const PLACEHOLDER =
+  /^(?:\$|<|\{|process\.env|os\.environ|env\.|getenv|example|your|changeme|dummy|placeholder|x{6,}|\*{4,})/i;
 
 /** Shannon entropy in bits per character: random keys score high, words and paths low. */
 export function entropy(text: string): number {

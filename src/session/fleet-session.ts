@@ -51,10 +51,17 @@ async function openFleet(recon: FleetRecon): Promise<void> {
 }
 
 /** The fleet's events, to `.star/fleet/log.jsonl` (synchronously: nothing is lost when the fleet is killed) and the terminal. */
-function fleetEmitter(logFile: string, json: boolean, redactor: { redact: (text: string) => string; longest: number }): Emit {
+function fleetEmitter(
+  logFile: string,
+  json: boolean,
+  redactor: { redact: (text: string) => string; longest: number },
+): Emit {
   mkdirSync(dirname(logFile), { recursive: true });
   const log = (event: FleetEvent & { time: string }) => appendFileSync(logFile, `${JSON.stringify(event)}\n`);
-  return createEmitter<FleetEvent>([log, fleetTerminalSubscriber(json)], redactor.longest > 0 ? redactor.redact : undefined);
+  return createEmitter<FleetEvent>(
+    [log, fleetTerminalSubscriber(json)],
+    redactor.longest > 0 ? redactor.redact : undefined,
+  );
 }
 
 /** The paused fleet continued, or a new one; either way with this invocation's workers and limits. */
@@ -77,7 +84,12 @@ function fleetStateToRun(recon: FleetRecon, rawArgs: string[]): FleetState {
 }
 
 /** The report phase of a fleet: report.md/json, the fleet.finished event, --on-finish. */
-async function finishFleet(recon: FleetRecon, state: FleetState, end: { reason: StopReason; detail: string }, emit: Emit) {
+async function finishFleet(
+  recon: FleetRecon,
+  state: FleetState,
+  end: { reason: StopReason; detail: string },
+  emit: Emit,
+) {
   const { options, paths } = recon;
   const exitCode = exitCodeFor(end.reason);
   state.exitCode = exitCode;
@@ -123,7 +135,12 @@ async function finishFleet(recon: FleetRecon, state: FleetState, end: { reason: 
  */
 export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawArgs: string[]): Promise<ExitCode> {
   const { options, paths, git } = recon;
-  refuseToStart({ head: recon.gitState.head, agent: recon.adapter, agentCmd: options.agentCmd, agentFound: recon.agentFound });
+  refuseToStart({
+    head: recon.gitState.head,
+    agent: recon.adapter,
+    agentCmd: options.agentCmd,
+    agentFound: recon.agentFound,
+  });
   await prepareStarDir(paths.dir, 'fleet');
   const lockWarnings: string[] = [];
   const releaseLock = await acquireLock(paths.lock, (message) => lockWarnings.push(message));
@@ -138,7 +155,8 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
     const removeSignals = onStopSignals(controller, gentle, () =>
       emit({
         type: 'warning',
-        message: 'stopping: each worker finishes its iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
+        message:
+          'stopping: each worker finishes its iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
       }),
     );
     const queue = fleetReadyStories(recon.prd.prd, state);

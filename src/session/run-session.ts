@@ -54,7 +54,12 @@ async function loopUntilStop(ctx: LoopContext, state: RunState): Promise<void> {
  */
 export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitCode> {
   const { plan } = recon;
-  refuseToStart({ head: plan.git.head, agent: recon.adapter, agentCmd: recon.options.agentCmd, agentFound: plan.agent.found });
+  refuseToStart({
+    head: plan.git.head,
+    agent: recon.adapter,
+    agentCmd: recon.options.agentCmd,
+    agentFound: plan.agent.found,
+  });
   const opened = await openRun(recon);
   try {
     const { options, git, paths } = opened;
@@ -68,12 +73,20 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
 
     const logger = createEventLogger(paths.log);
     const redactor = createRedactor(process.env);
-    const terminal = terminalSubscriber(chooseOutputMode({ json: options.json, isTTY: Boolean(process.stdout.isTTY), env: process.env }));
-    const emit = createEmitter<LoopEvent>([logger.log, terminal.onEvent], redactor.longest > 0 ? redactor.redact : undefined);
+    const terminal = terminalSubscriber(
+      chooseOutputMode({ json: options.json, isTTY: Boolean(process.stdout.isTTY), env: process.env }),
+    );
+    const emit = createEmitter<LoopEvent>(
+      [logger.log, terminal.onEvent],
+      redactor.longest > 0 ? redactor.redact : undefined,
+    );
     const controller = new AbortController();
     const gentle = new AbortController();
     const removeSignals = onStopSignals(controller, gentle, () =>
-      emit({ type: 'warning', message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)' }),
+      emit({
+        type: 'warning',
+        message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
+      }),
     );
     const ctx = buildLoopContext({
       recon,
@@ -89,9 +102,13 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
       agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
     });
     emit({ type: 'run.started', runId: state.runId, continued, plan });
-    for (const note of [...opened.lockWarnings, ...recovered, ...recon.agentNotes]) emit({ type: 'warning', message: note });
+    for (const note of [...opened.lockWarnings, ...recovered, ...recon.agentNotes])
+      emit({ type: 'warning', message: note });
     if (options.verify === 'off') {
-      emit({ type: 'warning', message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone" });
+      emit({
+        type: 'warning',
+        message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone",
+      });
     }
     await loopUntilStop(ctx, state).finally(removeSignals);
     const exitCode = await finishRun(ctx, state);

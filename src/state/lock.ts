@@ -60,7 +60,9 @@ export async function acquireLock(file: string, warn: (message: string) => void)
         'wait for it to finish; `star-loop status` shows what it is doing',
       );
     }
-    warn(`took over a stale lock left by PID ${held?.pid ?? '?'} (${held?.startedAt ?? 'unknown start'}), which no longer runs`);
+    warn(
+      `took over a stale lock left by PID ${held?.pid ?? '?'} (${held?.startedAt ?? 'unknown start'}), which no longer runs`,
+    );
     await rm(file, { force: true });
   }
   throw new RefusedError('could not take the lock .star/lock', 'remove .star/lock if no star-loop runs here');

@@ -16,7 +16,8 @@ export async function readClaimFile(file: string): Promise<ClaimFileResult> {
   } catch {
     return { kind: 'absent' };
   }
-  if (text.length > MAX_CLAIM_BYTES) return { kind: 'invalid', reason: `larger than ${MAX_CLAIM_BYTES} bytes`, text: text.slice(0, 200) };
+  if (text.length > MAX_CLAIM_BYTES)
+    return { kind: 'invalid', reason: `larger than ${MAX_CLAIM_BYTES} bytes`, text: text.slice(0, 200) };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -26,7 +27,11 @@ export async function readClaimFile(file: string): Promise<ClaimFileResult> {
   const parsed = claimSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    return { kind: 'invalid', reason: `${first?.path.join('.') || '(top level)'}: ${first?.message ?? 'invalid'}`, text };
+    return {
+      kind: 'invalid',
+      reason: `${first?.path.join('.') || '(top level)'}: ${first?.message ?? 'invalid'}`,
+      text,
+    };
   }
   return { kind: 'valid', claim: parsed.data, text };
 }

@@ -28,7 +28,10 @@ export const gateBaselineSchema = z.object({
 /** The gates once on the starting commit: what was already red, and how red. */
 export const baselineSchema = z.object({ commit: z.string(), gates: z.array(gateBaselineSchema) });
 
-const gateStateSchema = z.object({ status: z.enum(['pass', 'fail', 'timeout', 'error']), failures: z.number().optional() });
+const gateStateSchema = z.object({
+  status: z.enum(['pass', 'fail', 'timeout', 'error']),
+  failures: z.number().optional(),
+});
 
 export const gateComparisonSchema = z.object({
   name: z.string(),
@@ -196,7 +199,9 @@ export const runStateSchema = z.object({
   errorStreak: z.object({ signature: z.string(), count: z.number() }).optional(),
   /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
   recheck: z.object({ gates: z.array(gateComparisonSchema), findings: z.array(findingSchema) }).optional(),
-  accepted: z.array(z.object({ story: z.string().optional(), iteration: z.number(), at: z.string(), commit: z.string().optional() })),
+  accepted: z.array(
+    z.object({ story: z.string().optional(), iteration: z.number(), at: z.string(), commit: z.string().optional() }),
+  ),
   records: z.array(iterationRecordSchema),
   stopReason: z.enum(stopReasons).optional(),
   exitCode: z.number().optional(),

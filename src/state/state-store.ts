@@ -10,7 +10,11 @@ export async function readState(file: string): Promise<RunState | undefined> {
 }
 
 /** A versioned state file of star-loop's (`state.json`, `fleet.json`), read with the same care. */
-export async function readStateFile<T>(file: string, schema: z.ZodType<T>, schemaVersion: number): Promise<T | undefined> {
+export async function readStateFile<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  schemaVersion: number,
+): Promise<T | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -11,7 +11,10 @@ export interface Budgets {
 }
 
 /** What is left for the next agent run, for agents that enforce a budget themselves. */
-export function remainingBudget(options: Budgets, records: readonly IterationRecord[]): { maxCostUsd?: number; maxTurns?: number } {
+export function remainingBudget(
+  options: Budgets,
+  records: readonly IterationRecord[],
+): { maxCostUsd?: number; maxTurns?: number } {
   const spent = sumUsage(records).costUsd;
   return {
     maxCostUsd: options.maxCostUsd !== undefined ? Math.max(0, options.maxCostUsd - spent) : undefined,
@@ -44,7 +47,8 @@ export function checkBudgetTotals(
         detail: `--max-cost ${formatUsd(max)} cannot be enforced: ${spent.unknownCostRuns} agent run(s) reported no cost and no price is known for their model (add it to "prices" in star.config.json, or also set --max-tokens or --max-time)`,
       };
     }
-    if (spent.costUsd >= max) return { reason: 'max-cost', detail: `spent ${formatUsd(spent.costUsd)} of --max-cost ${formatUsd(max)}` };
+    if (spent.costUsd >= max)
+      return { reason: 'max-cost', detail: `spent ${formatUsd(spent.costUsd)} of --max-cost ${formatUsd(max)}` };
     if (spent.costUsd + next.costUsd > max) {
       return {
         reason: 'max-cost',
@@ -74,7 +78,9 @@ export function uncoveredCostBudget(
   agents: ReadonlyArray<{ name: string; capabilities: { cost: boolean; tokens: boolean } }>,
 ): string | undefined {
   if (options.maxCostUsd === undefined) return undefined;
-  const blind = [...new Map(agents.map((a) => [a.name, a])).values()].filter((a) => !a.capabilities.cost && !a.capabilities.tokens);
+  const blind = [...new Map(agents.map((a) => [a.name, a])).values()].filter(
+    (a) => !a.capabilities.cost && !a.capabilities.tokens,
+  );
   if (blind.length === 0 || options.maxTimeMs !== undefined) return undefined;
   return `--max-cost: agent ${blind.map((a) => `"${a.name}"`).join(', ')} reports no cost and no tokens, so the cost is unknown and --max-cost could never stop the run`;
 }

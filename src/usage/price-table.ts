@@ -26,7 +26,10 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
 };
 
 /** The price of a model: the longest matching prefix, the user's table before the built-in one. */
-export function priceFor(model: string | undefined, overrides: Readonly<Record<string, ModelPrice>> = {}): ModelPrice | undefined {
+export function priceFor(
+  model: string | undefined,
+  overrides: Readonly<Record<string, ModelPrice>> = {},
+): ModelPrice | undefined {
   if (!model) return undefined;
   const name = model.toLowerCase();
   for (const table of [overrides, DEFAULT_PRICES]) {

@@ -30,7 +30,8 @@ export function resolveUsage(output: ReportedUsage, prices: Readonly<Record<stri
   };
   if (output.costUsd !== undefined) return { ...tokens, costUsd: output.costUsd, costSource: 'reported' };
   const price = priceFor(output.model, prices);
-  if (!price || output.inputTokens === undefined || output.outputTokens === undefined) return { ...tokens, costSource: 'unknown' };
+  if (!price || output.inputTokens === undefined || output.outputTokens === undefined)
+    return { ...tokens, costSource: 'unknown' };
   const cacheRead = output.cacheReadTokens ?? 0;
   const cacheWrite = output.cacheWriteTokens ?? 0;
   const plainInput = Math.max(0, output.inputTokens - cacheRead - cacheWrite);

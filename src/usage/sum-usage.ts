@@ -13,7 +13,14 @@ export interface UsageTotals {
   runs: number;
 }
 
-const empty = (): UsageTotals => ({ costUsd: 0, tokens: 0, unknownCostRuns: 0, unknownTokenRuns: 0, estimatedRuns: 0, runs: 0 });
+const empty = (): UsageTotals => ({
+  costUsd: 0,
+  tokens: 0,
+  unknownCostRuns: 0,
+  unknownTokenRuns: 0,
+  estimatedRuns: 0,
+  runs: 0,
+});
 
 function add(totals: UsageTotals, usage: UsageRecord | undefined): void {
   totals.runs += 1;

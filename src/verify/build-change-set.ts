@@ -26,7 +26,9 @@ export async function buildChangeSet(
     const h = hunks.get(entry.path);
     const oldPath = entry.oldPath ?? entry.path;
     // Only files some check reads need their text: source, tests, snapshots and gate configuration.
-    const readable = [entry.path, oldPath].some((p) => languageOf(p) || isSnapshotFile(p) || pinSources.some((s) => s.matches(p)));
+    const readable = [entry.path, oldPath].some(
+      (p) => languageOf(p) || isSnapshotFile(p) || pinSources.some((s) => s.matches(p)),
+    );
     const [before, after] = readable
       ? await Promise.all([
           entry.status === 'A' ? undefined : git.showFile(base, oldPath),

@@ -24,7 +24,12 @@ export function checkGatePins(change: ChangeSet): Finding[] {
         key === 'the whole file'
           ? `${file.path} (${source.name}) was ${file.status === 'D' ? 'deleted' : file.status === 'A' ? 'added' : 'changed'}: the gates are pinned for the run`
           : `${file.path}: ${key} changed from ${show(b)} to ${show(a)}: the gates are pinned for the run`;
-      findings.push({ rule: 'gate-changed', file: file.path, line: file.added[0]?.line ?? file.removed[0]?.line, detail });
+      findings.push({
+        rule: 'gate-changed',
+        file: file.path,
+        line: file.added[0]?.line ?? file.removed[0]?.line,
+        detail,
+      });
     }
   }
   return findings;

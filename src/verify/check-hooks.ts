@@ -66,7 +66,10 @@ export async function checkHooks(input: HookCheck): Promise<Finding[]> {
     // A hook that fails even with nothing staged is broken here: it says nothing about the claim.
     const empty = await runHook(input, hook, join(dir, 'empty'), input.base);
     if (empty.exitCode !== 0 || empty.timedOut) {
-      await appendFile(input.logFile, '\nstar-loop: the hook fails even with nothing staged, so it is not held against the claim\n');
+      await appendFile(
+        input.logFile,
+        '\nstar-loop: the hook fails even with nothing staged, so it is not held against the claim\n',
+      );
       return [];
     }
     return [

@@ -28,7 +28,11 @@ export interface VerifierInput {
 }
 
 /** The verdict file's content as a record; anything but a valid verdict is a reject, with the reason. */
-export function readVerdict(text: string | undefined, agent: string, durationMs: number): Omit<VerifierRecord, 'usage'> {
+export function readVerdict(
+  text: string | undefined,
+  agent: string,
+  durationMs: number,
+): Omit<VerifierRecord, 'usage'> {
   const reject = (error: string): Omit<VerifierRecord, 'usage'> => ({
     agent,
     verdict: 'reject',
@@ -132,7 +136,9 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
 function verifierRecordOf(run: AgentRun, text: string | undefined, agent: string): VerifierRecord {
   const { proc } = run;
   const record: VerifierRecord = {
-    ...(proc.timedOut ? readVerdict(undefined, agent, proc.durationMs) : readVerdict(text, run.adapter.name, Math.round(proc.durationMs))),
+    ...(proc.timedOut
+      ? readVerdict(undefined, agent, proc.durationMs)
+      : readVerdict(text, run.adapter.name, Math.round(proc.durationMs))),
     usage: run.usage,
   };
   if (run.gaveUp && text === undefined) {
@@ -141,7 +147,9 @@ function verifierRecordOf(run: AgentRun, text: string | undefined, agent: string
   }
   if (proc.timedOut) {
     record.error = 'the verifier timed out';
-    record.findings = [{ rule: 'verifier-no-verdict', detail: 'the verifier timed out before giving a verdict: not accepted' }];
+    record.findings = [
+      { rule: 'verifier-no-verdict', detail: 'the verifier timed out before giving a verdict: not accepted' },
+    ];
   }
   return record;
 }
@@ -150,7 +158,12 @@ function verifierRecordOf(run: AgentRun, text: string | undefined, agent: string
  * The verifier is held to the implementer's boundaries, checked before anything is committed; and it only
  * reads: anything it changed is kept (committed) for review, and the claim is not accepted on its word.
  */
-async function holdToBoundaries(ctx: VerifyContext, input: VerifierInput, record: VerifierRecord, before: GuardSnapshot): Promise<void> {
+async function holdToBoundaries(
+  ctx: VerifyContext,
+  input: VerifierInput,
+  record: VerifierRecord,
+  before: GuardSnapshot,
+): Promise<void> {
   const { git } = ctx;
   const violations = await checkSafety(ctx.verifier.guard, before);
   if (violations.length > 0) {
@@ -166,7 +179,8 @@ async function holdToBoundaries(ctx: VerifyContext, input: VerifierInput, record
     record.verdict = 'reject';
     record.findings.push({
       rule: 'verifier-modified-repo',
-      detail: 'the verifier changed the repository instead of only reading it; its changes are kept in a commit for review',
+      detail:
+        'the verifier changed the repository instead of only reading it; its changes are kept in a commit for review',
     });
   }
 }

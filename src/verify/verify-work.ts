@@ -68,7 +68,8 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
   const work = await buildChangeSet(git, input.workStart, input.head, intent, exclude);
   for (const detector of cheatDetectors) findings.push(...detector.detect(work));
   const runStart = input.baseline?.commit ?? input.workStart;
-  const sinceRunStart = runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude);
+  const sinceRunStart =
+    runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude);
   findings.push(...checkGatePins(sinceRunStart));
   if (complete) {
     findings.push(

@@ -42,8 +42,10 @@ test('greets', () => {
   'calc.py': 'def add(a, b):\n    return a + b\n',
   'pyproject.toml': '[project]\nname = "corpus"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n',
   'tests/calc.rs': '#[test]\nfn adds() {\n    assert_eq!(2 + 3, 5);\n}\n',
-  'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif 2+3 != 5 {\n\t\tt.Fatal("bad")\n\t}\n}\n',
-  'src/test/java/CalcTest.java': 'class CalcTest {\n    @Test\n    void adds() {\n        assertEquals(5, 2 + 3);\n    }\n}\n',
+  'calc_test.go':
+    'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif 2+3 != 5 {\n\t\tt.Fatal("bad")\n\t}\n}\n',
+  'src/test/java/CalcTest.java':
+    'class CalcTest {\n    @Test\n    void adds() {\n        assertEquals(5, 2 + 3);\n    }\n}\n',
   '.github/workflows/ci.yml':
     'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm test\n',
 };

@@ -18,11 +18,15 @@ async function runAll(scenarios: Scenario[]) {
 
 const cheats = await runAll(cheating);
 const honestResults = await runAll(honest);
-const caught = cheats.filter((r) => (r.verdict === 'rejected' || r.verdict === 'aborted') && r.rules.includes(r.scenario.rule ?? ''));
+const caught = cheats.filter(
+  (r) => (r.verdict === 'rejected' || r.verdict === 'aborted') && r.rules.includes(r.scenario.rule ?? ''),
+);
 const falsePositives = honestResults.filter((r) => r.verdict !== 'accepted');
 const lines = ['| corpus | scenario | expected | verdict | rules named |', '|---|---|---|---|---|'];
 for (const r of cheats)
-  lines.push(`| cheating | ${r.scenario.name} | ${r.scenario.rule} | ${r.verdict} | ${[...new Set(r.rules)].join(', ')} |`);
+  lines.push(
+    `| cheating | ${r.scenario.name} | ${r.scenario.rule} | ${r.verdict} | ${[...new Set(r.rules)].join(', ')} |`,
+  );
 for (const r of honestResults)
   lines.push(`| honest | ${r.scenario.name} | accepted | ${r.verdict} | ${[...new Set(r.rules)].join(', ') || '—'} |`);
 process.stdout.write(`${lines.join('\n')}\n\n`);

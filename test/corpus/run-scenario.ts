@@ -20,9 +20,15 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   const story = scenario.story ?? { title: 'Add multiply', description: 'multiply(a, b) returns the product.' };
   const prd = {
     project: 'corpus',
-    userStories: [{ id: 'US-001', ...story, acceptanceCriteria: ['Tests pass'], priority: 1, passes: false, notes: '' }],
+    userStories: [
+      { id: 'US-001', ...story, acceptanceCriteria: ['Tests pass'], priority: 1, passes: false, notes: '' },
+    ],
   };
-  const { repo, aux } = await calcRepo({ ...CORPUS_FILES, ...scenario.files, 'prd.json': `${JSON.stringify(prd, null, 2)}\n` });
+  const { repo, aux } = await calcRepo({
+    ...CORPUS_FILES,
+    ...scenario.files,
+    'prd.json': `${JSON.stringify(prd, null, 2)}\n`,
+  });
   if (scenario.hook) {
     await writeFile(join(repo, '.git/hooks/pre-commit'), scenario.hook, { mode: 0o755 });
     // The starting commit passes the hook; only the agent's work may fail it.
@@ -32,12 +38,27 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     steps: [{ ...scenario.work, claim: { complete: true, story: 'US-001', summary: scenario.name } }],
     repeat: {},
   });
-  await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '2']);
+  await runCli(repo, [
+    'run',
+    '--prd',
+    'prd.json',
+    '--agent',
+    'command',
+    '--agent-cmd',
+    agent.cmd,
+    '--max-iterations',
+    '2',
+  ]);
   const state = await readJson<{
-    records: Array<{ verdict: string; findings: Array<{ rule: string; detail: string }>; safety: Array<{ rule: string; detail: string }> }>;
+    records: Array<{
+      verdict: string;
+      findings: Array<{ rule: string; detail: string }>;
+      safety: Array<{ rule: string; detail: string }>;
+    }>;
   }>(join(repo, '.star/state.json'));
   const first = state.records[0];
-  if (!first) throw new Error(`scenario "${scenario.name}": no iteration ran (${await git(repo, 'status', '--short')})`);
+  if (!first)
+    throw new Error(`scenario "${scenario.name}": no iteration ran (${await git(repo, 'status', '--short')})`);
   // A safety boundary (a protected path, a secret, …) stops the run before verification: that counts as caught.
   const all = [...first.findings, ...first.safety];
   return {

@@ -30,7 +30,11 @@ describe('star-loop agents', () => {
       'demo',
     ]);
     const codex = agents.find((a) => a.name === 'codex');
-    expect(codex).toMatchObject({ path: join(bin, 'codex'), version: 'codex-cli 9.9.9', capabilities: { tokens: true, cost: false } });
+    expect(codex).toMatchObject({
+      path: join(bin, 'codex'),
+      version: 'codex-cli 9.9.9',
+      capabilities: { tokens: true, cost: false },
+    });
     expect(agents.find((a) => a.name === 'gemini')?.path).toBeUndefined();
     const text = await runCli(dir, ['agents'], { PATH });
     expect(text.stdout).toContain(`found: ${join(bin, 'codex')} (codex-cli 9.9.9)`);

@@ -28,7 +28,8 @@ describe('bounded resources over long runs and loud agents', () => {
     ]);
     expect(result.exitCode).toBe(3);
     // 51 with one run kept in reserve for verification: 50 iterations.
-    const size = async (n: number) => (await stat(join(repo, `.star/runs/${String(n).padStart(4, '0')}/prompt.md`))).size;
+    const size = async (n: number) =>
+      (await stat(join(repo, `.star/runs/${String(n).padStart(4, '0')}/prompt.md`))).size;
     const [at1, at10, at50] = [await size(1), await size(10), await size(50)];
     expect(at10).toBeGreaterThan(at1); // the journal tail grew at first…
     expect(at50).toBeLessThanOrEqual(at10); // …and then stopped growing.
@@ -40,15 +41,30 @@ describe('bounded resources over long runs and loud agents', () => {
     const { repo, aux } = await calcRepo();
     const quiet = await scriptedAgent(aux, { repeat: { final: 'nothing to say' } }, 'quiet');
     await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', quiet.cmd, '--max-iterations', '2']);
-    const baseline = (await readJson<{ runner: { peakRssBytes: number } }>(join(repo, '.star/report.json'))).runner.peakRssBytes;
+    const baseline = (await readJson<{ runner: { peakRssBytes: number } }>(join(repo, '.star/report.json'))).runner
+      .peakRssBytes;
 
     const { repo: loudRepo, aux: loudAux } = await calcRepo();
-    const loud = await scriptedAgent(loudAux, { repeat: { printBytes: 200 * 1024 * 1024, final: 'done talking' } }, 'loud');
-    const result = await runCli(loudRepo, ['run', 'x', '--agent', 'command', '--agent-cmd', loud.cmd, '--max-iterations', '2']);
+    const loud = await scriptedAgent(
+      loudAux,
+      { repeat: { printBytes: 200 * 1024 * 1024, final: 'done talking' } },
+      'loud',
+    );
+    const result = await runCli(loudRepo, [
+      'run',
+      'x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      loud.cmd,
+      '--max-iterations',
+      '2',
+    ]);
     expect(result.exitCode).toBe(3);
     const log = join(loudRepo, '.star/runs/0001/agent.log');
     expect((await stat(log)).size).toBeGreaterThanOrEqual(200 * 1024 * 1024);
-    const peak = (await readJson<{ runner: { peakRssBytes: number } }>(join(loudRepo, '.star/report.json'))).runner.peakRssBytes;
+    const peak = (await readJson<{ runner: { peakRssBytes: number } }>(join(loudRepo, '.star/report.json'))).runner
+      .peakRssBytes;
     expect(baseline).toBeGreaterThan(10 * 1024 * 1024);
     expect(peak - baseline).toBeLessThan(40 * 1024 * 1024);
     await rm(loudRepo, { recursive: true, force: true });

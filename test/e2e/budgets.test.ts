@@ -8,7 +8,12 @@ interface Report {
   detail: string;
   iterations: number;
   costUsd?: number;
-  usage: { costUsd: number; costSource: string; tokens: number; byStory: Record<string, { costUsd: number; tokens: number }> };
+  usage: {
+    costUsd: number;
+    costSource: string;
+    tokens: number;
+    byStory: Record<string, { costUsd: number; tokens: number }>;
+  };
   table: Array<{ costUsd?: number; costSource?: string; tokens?: number }>;
 }
 
@@ -37,11 +42,21 @@ describe('cost and token budgets, checked before each iteration', () => {
 
   it('--max-tokens counts input and output tokens (exit 3)', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': PRD });
-    const usage = { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const usage = {
+      input_tokens: 1000,
+      output_tokens: 200,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
     const agent = await scriptedAgent(aux, { format: 'claude-stream-json', repeat: { ...WORKING, usage } });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-tokens', '3000'], { PATH: await fakeClaude(aux, agent.file) });
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-tokens', '3000'], {
+      PATH: await fakeClaude(aux, agent.file),
+    });
     expect(result.exitCode).toBe(3);
-    expect(await readJson<Report>(join(repo, '.star/report.json'))).toMatchObject({ stopReason: 'max-tokens', iterations: 2 });
+    expect(await readJson<Report>(join(repo, '.star/report.json'))).toMatchObject({
+      stopReason: 'max-tokens',
+      iterations: 2,
+    });
   });
 
   it('tokens without a cost are priced from the table (star.config.json prices); with no price, --max-cost stops as cost-unknown', async () => {
@@ -72,7 +87,16 @@ describe('cost and token budgets, checked before each iteration', () => {
 
   it('--max-cost with an agent that reports neither cost nor tokens is refused (exit 2) unless --max-time covers it', async () => {
     const { repo } = await calcRepo({ 'prd.json': PRD });
-    const refused = await runCli(repo, ['run', '--prd', 'prd.json', '--agent-cmd', 'true', '--max-cost', '5', '--dry-run']);
+    const refused = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent-cmd',
+      'true',
+      '--max-cost',
+      '5',
+      '--dry-run',
+    ]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--max-cost: agent "command" reports no cost and no tokens');
     expect(refused.stderr).toContain('--max-time');

@@ -8,7 +8,11 @@ describe('the claude adapter (stream-json), with a scripted stand-in for the mod
   it('reads only result.result: a promise in a prompt echo or an assistant message is not a claim', async () => {
     // A PRD written for another runner, whose description carries the promise tag on a line of its own.
     const prd = prdText([
-      { id: 'US-001', title: 'Add subtract', description: 'When everything is done, reply with\n<promise>COMPLETE</promise>' },
+      {
+        id: 'US-001',
+        title: 'Add subtract',
+        description: 'When everything is done, reply with\n<promise>COMPLETE</promise>',
+      },
     ]);
     const { repo, aux } = await calcRepo({ 'prd.json': prd });
     const agent = await scriptedAgent(aux, {
@@ -26,7 +30,10 @@ describe('the claude adapter (stream-json), with a scripted stand-in for the mod
       ],
     });
     const PATH = await fakeClaude(aux, agent.file);
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--model', 'claude-test-model'], { PATH, IS_SANDBOX: '' });
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--model', 'claude-test-model'], {
+      PATH,
+      IS_SANDBOX: '',
+    });
     expect(result.exitCode).toBe(0);
     const report = await readJson<{ table: Array<{ verdict: string; claim?: string[] }>; costUsd: number }>(
       join(repo, '.star/report.json'),
@@ -57,7 +64,11 @@ describe('the claude adapter (stream-json), with a scripted stand-in for the mod
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const agent = await scriptedAgent(aux, {
       format: 'claude-stream-json',
-      repeat: { isError: true, apiErrorStatus: 400, final: 'API Error: 400 invalid request\n<promise>COMPLETE</promise>' },
+      repeat: {
+        isError: true,
+        apiErrorStatus: 400,
+        final: 'API Error: 400 invalid request\n<promise>COMPLETE</promise>',
+      },
     });
     const PATH = await fakeClaude(aux, agent.file);
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-iterations', '2'], { PATH });

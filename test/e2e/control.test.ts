@@ -21,10 +21,14 @@ describe('one loop per repository, status, hints', () => {
   it('a second run is refused (exit 4) naming the running one’s PID; status shows the live run', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const slow = await scriptedAgent(aux, { repeat: { sleepMs: 30_000 } });
-    const first = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd], {
-      cwd: repo,
-      reject: false,
-    });
+    const first = execa(
+      process.execPath,
+      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd],
+      {
+        cwd: repo,
+        reject: false,
+      },
+    );
     await waitFor(async () => existsSync(join(repo, '.star/runs/0001/agent.log')));
     const second = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd]);
     expect(second.exitCode).toBe(4);
@@ -60,7 +64,11 @@ describe('one loop per repository, status, hints', () => {
     first.kill('SIGTERM');
     expect((await first).exitCode).toBe(6);
     expect(existsSync(join(repo, '.star/lock'))).toBe(false);
-    const after = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; stopReason: string; exitCode: number };
+    const after = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as {
+      state: string;
+      stopReason: string;
+      exitCode: number;
+    };
     expect(after).toMatchObject({ state: 'paused', stopReason: 'stopped', exitCode: 6 });
   }, 60_000);
 
@@ -73,7 +81,9 @@ describe('one loop per repository, status, hints', () => {
       join(repo, '.star/lock'),
       JSON.stringify({ pid: Number(dead.stdout), startedAt: '2026-01-01T00:00:00Z', host: hostname() }),
     );
-    const agent = await scriptedAgent(aux, { repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
+    const agent = await scriptedAgent(aux, {
+      repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } },
+    });
     const result = await runCli(repo, ['run', 'make x', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`took over a stale lock left by PID ${dead.stdout}`);
@@ -114,7 +124,9 @@ describe('one loop per repository, status, hints', () => {
 describe('stop and pause', () => {
   it('`star-loop stop` lets the current iteration finish, then stops (exit 6); `stop --now` ends the agent at once', async () => {
     const { repo, aux } = await calcRepo();
-    const slow = await scriptedAgent(aux, { repeat: { sleepMs: 2500, append: { 'a.txt': 'step\n' }, commit: 'step {{call}}' } });
+    const slow = await scriptedAgent(aux, {
+      repeat: { sleepMs: 2500, append: { 'a.txt': 'step\n' }, commit: 'step {{call}}' },
+    });
     const gentle = execa(process.execPath, [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', slow.cmd], {
       cwd: repo,
       reject: false,
@@ -123,17 +135,23 @@ describe('stop and pause', () => {
     const stop = await runCli(repo, ['stop']);
     expect(stop.stdout).toContain('will stop after its current iteration');
     expect((await gentle).exitCode).toBe(6);
-    const done = await readJson<{ iterations: number; stopReason: string; table: Array<{ moved: boolean; agentError?: string }> }>(
-      join(repo, '.star/report.json'),
-    );
+    const done = await readJson<{
+      iterations: number;
+      stopReason: string;
+      table: Array<{ moved: boolean; agentError?: string }>;
+    }>(join(repo, '.star/report.json'));
     expect(done).toMatchObject({ iterations: 1, stopReason: 'stopped' });
     expect(done.table[0]).toMatchObject({ moved: true });
     expect(done.table[0]?.agentError).toBeUndefined();
 
-    const hard = execa(process.execPath, [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', `${slow.cmd}; sleep 60`], {
-      cwd: repo,
-      reject: false,
-    });
+    const hard = execa(
+      process.execPath,
+      [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', `${slow.cmd}; sleep 60`],
+      {
+        cwd: repo,
+        reject: false,
+      },
+    );
     await waitFor(async () => existsSync(join(repo, '.star/runs/0002/agent.log')));
     const started = Date.now();
     await runCli(repo, ['pause', '--now']);
@@ -152,10 +170,14 @@ describe('crash safety: kill -9, then resume', () => {
       repeat: { append: { 'notes.txt': 'done\n' }, commit: 'finish', claim: { complete: true } },
     });
     const cmd = `if [ ! -f ${pidFile} ]; then echo half > notes.txt; echo $$ > ${pidFile}; exec sleep 60; else ${finisher.cmd}; fi`;
-    const runner = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd], {
-      cwd: repo,
-      reject: false,
-    });
+    const runner = execa(
+      process.execPath,
+      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd],
+      {
+        cwd: repo,
+        reject: false,
+      },
+    );
     await waitFor(async () => existsSync(pidFile));
     // The runner records the agent's process group as soon as it spawns it; kill it after that.
     await waitFor(async () => /"pgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')));
@@ -164,7 +186,10 @@ describe('crash safety: kill -9, then resume', () => {
     await runner;
     expect(processRuns(agentPid)).toBe(true); // the orphan star-loop must deal with
 
-    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; inProgress: boolean };
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as {
+      state: string;
+      inProgress: boolean;
+    };
     expect(status).toMatchObject({ state: 'crashed', inProgress: true });
 
     const resumed = await runCli(repo, ['resume']);
@@ -172,10 +197,14 @@ describe('crash safety: kill -9, then resume', () => {
     expect(resumed.stdout).toContain('ended the agent of interrupted iteration 1');
     expect(resumed.stdout).toContain('committed the uncommitted work of interrupted iteration 1');
     expect(processRuns(agentPid)).toBe(false);
-    expect(await git(repo, 'log', '--format=%s')).toContain('star-loop: iteration 1 (uncommitted work left by an interrupted run)');
-    const report = await readJson<{ runId: string; table: Array<{ iteration: number; verdict: string }>; stopReason: string }>(
-      join(repo, '.star/report.json'),
+    expect(await git(repo, 'log', '--format=%s')).toContain(
+      'star-loop: iteration 1 (uncommitted work left by an interrupted run)',
     );
+    const report = await readJson<{
+      runId: string;
+      table: Array<{ iteration: number; verdict: string }>;
+      stopReason: string;
+    }>(join(repo, '.star/report.json'));
     expect(report.stopReason).toBe('complete');
     expect(report.table.map((r) => r.iteration)).toEqual([1, 2]);
     expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'accepted']);
@@ -189,13 +218,19 @@ describe('crash safety: kill -9, then resume', () => {
     });
     // The first verifier run records its pid and hangs; every other run is the scripted agent.
     const cmd = `if [ "$STAR_ROLE" = verifier ] && [ ! -f ${pidFile} ]; then echo $$ > ${pidFile}; exec sleep 60; else ${finisher.cmd}; fi`;
-    const runner = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd], {
-      cwd: repo,
-      reject: false,
-    });
+    const runner = execa(
+      process.execPath,
+      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd],
+      {
+        cwd: repo,
+        reject: false,
+      },
+    );
     await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
     const verifierPid = Number(await readFile(pidFile, 'utf8'));
-    await waitFor(async () => (await readFile(join(repo, '.star/state.json'), 'utf8')).includes(`"pgid": ${verifierPid}`));
+    await waitFor(async () =>
+      (await readFile(join(repo, '.star/state.json'), 'utf8')).includes(`"pgid": ${verifierPid}`),
+    );
     runner.kill('SIGKILL');
     await runner;
     expect(processRuns(verifierPid)).toBe(true);
@@ -204,7 +239,9 @@ describe('crash safety: kill -9, then resume', () => {
     expect(resumed.exitCode).toBe(0);
     expect(resumed.stdout).toContain('ended the agent of interrupted iteration 1');
     expect(processRuns(verifierPid)).toBe(false);
-    const report = await readJson<{ table: Array<{ iteration: number; verdict: string }> }>(join(repo, '.star/report.json'));
+    const report = await readJson<{ table: Array<{ iteration: number; verdict: string }> }>(
+      join(repo, '.star/report.json'),
+    );
     // The interrupted iteration is on record (unverified), the claim made again is verified in iteration 2.
     expect(report.table.map((r) => [r.iteration, r.verdict])).toEqual([
       [1, 'no-claim'],
@@ -214,8 +251,20 @@ describe('crash safety: kill -9, then resume', () => {
 
   it('resume continues a paused run with its own arguments; a finished run cannot be resumed', async () => {
     const { repo, aux } = await calcRepo();
-    const idle = await scriptedAgent(aux, { steps: [{}, {}], repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
-    const paused = await runCli(repo, ['run', 'make x', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2']);
+    const idle = await scriptedAgent(aux, {
+      steps: [{}, {}],
+      repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } },
+    });
+    const paused = await runCli(repo, [
+      'run',
+      'make x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      idle.cmd,
+      '--stall-after',
+      '2',
+    ]);
     expect(paused.exitCode).toBe(4);
     const resumed = await runCli(repo, ['resume']);
     expect(resumed.exitCode).toBe(0);
@@ -254,7 +303,17 @@ describe('breakers', () => {
       },
       verifier: { steps: [reject, reject, reject], repeat: { verdict: { verdict: 'accept', findings: [] } } },
     });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--stall-after', '10']);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--stall-after',
+      '10',
+    ]);
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toContain('parked US-001 after 3 rejected claims');
     const report = await readJson<{
@@ -278,9 +337,21 @@ describe('breakers', () => {
   it('work done and undone (A, B, A, B) stops the run as oscillating (exit 4), though every iteration moved', async () => {
     const { repo, aux } = await calcRepo();
     const flip = await scriptedAgent(aux, {
-      steps: [1, 2, 3, 4].map((i) => ({ write: { 'mode.txt': i % 2 ? 'fast\n' : 'safe\n' }, commit: 'switch mode {{call}}' })),
+      steps: [1, 2, 3, 4].map((i) => ({
+        write: { 'mode.txt': i % 2 ? 'fast\n' : 'safe\n' },
+        commit: 'switch mode {{call}}',
+      })),
     });
-    const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', flip.cmd, '--stall-after', '10']);
+    const result = await runCli(repo, [
+      'run',
+      'x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      flip.cmd,
+      '--stall-after',
+      '10',
+    ]);
     expect(result.exitCode).toBe(4);
     const report = await readJson<{ stopReason: string; iterations: number; table: Array<{ moved: boolean }> }>(
       join(repo, '.star/report.json'),

@@ -13,14 +13,24 @@ interface FleetReport {
   kind: string;
   stopReason: string;
   exitCode: number;
-  stories: Array<{ id: string; status: string; attempts: number; returns: number; setAside: string[]; worktree?: string }>;
+  stories: Array<{
+    id: string;
+    status: string;
+    attempts: number;
+    returns: number;
+    setAside: string[];
+    worktree?: string;
+  }>;
   mergeOrder: Array<{ story: string; attempt: number; commit: string }>;
   timeline: Record<string, Array<{ at: string; event: string; attempt: number; slot?: number }>>;
 }
 
 /** A story's honest work: a module, its test, a commit and a claim. */
 const implement = (name: string, body: string, call: string, expected: string) => ({
-  write: { [`src/${name}.js`]: `export const ${name} = ${body};\n`, [`test/${name}.test.js`]: testFor(name, call, expected) },
+  write: {
+    [`src/${name}.js`]: `export const ${name} = ${body};\n`,
+    [`test/${name}.test.js`]: testFor(name, call, expected),
+  },
   commit: `add ${name}`,
   claim: { complete: true },
 });
@@ -40,7 +50,9 @@ const readFleet = async (repo: string) =>
   };
 
 async function passes(repo: string): Promise<Record<string, boolean>> {
-  const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as { userStories: Array<{ id: string; passes: boolean }> };
+  const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as {
+    userStories: Array<{ id: string; passes: boolean }>;
+  };
   return Object.fromEntries(prd.userStories.map((s) => [s.id, s.passes]));
 }
 
@@ -65,7 +77,8 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     expect(result.exitCode).toBe(0);
     expect(await git(repo, 'branch', '--show-current')).toBe('work');
     expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true, 'US-003': true });
-    for (const file of ['src/subtract.js', 'src/multiply.js', 'src/negate.js']) expect(existsSync(join(repo, file))).toBe(true);
+    for (const file of ['src/subtract.js', 'src/multiply.js', 'src/negate.js'])
+      expect(existsSync(join(repo, file))).toBe(true);
     const report = await readJson<FleetReport>(join(repo, '.star/report.json'));
     expect(report.kind).toBe('fleet');
     expect(report.mergeOrder.map((m) => m.story).sort()).toEqual(['US-001', 'US-002', 'US-003']);
@@ -100,7 +113,9 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       commit: `version ${who}`,
       claim: { complete: true },
     });
-    const agent = await scriptedAgent(aux, { stories: { 'US-001': { repeat: bump('one') }, 'US-002': { repeat: bump('two') } } });
+    const agent = await scriptedAgent(aux, {
+      stories: { 'US-001': { repeat: bump('one') }, 'US-002': { repeat: bump('two') } },
+    });
     const result = await runCli(repo, ['fleet', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
     expect(await passes(repo)).toEqual({ 'US-001': true, 'US-002': true });
@@ -122,7 +137,9 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     ]);
     // The redo started from the integration branch with the first story in it, and was told why.
     const calls = await agent.calls();
-    const redo = calls.filter((c) => (c.env as Record<string, string>).STAR_STORY_ID === second?.story && c.role === 'implementer');
+    const redo = calls.filter(
+      (c) => (c.env as Record<string, string>).STAR_STORY_ID === second?.story && c.role === 'implementer',
+    );
     expect(redo).toHaveLength(2);
     const hints = await readFile(join(repo, `.star/fleet/stories/${second?.story}/attempt-2/hints/0001.md`), 'utf8');
     expect(hints).toContain('conflicts in src/version.js');
@@ -180,7 +197,11 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       {
         stories: {
           'US-002': {
-            repeat: { write: { 'src/broken.js': 'export const broken = () => 2;\n' }, commit: 'fix broken', claim: { complete: true } },
+            repeat: {
+              write: { 'src/broken.js': 'export const broken = () => 2;\n' },
+              commit: 'fix broken',
+              claim: { complete: true },
+            },
           },
         },
       },
@@ -235,9 +256,17 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     // Claude Code's stream-json, $0.50 an iteration, work that never finishes.
     const agent = await scriptedAgent(aux, {
       format: 'claude-stream-json',
-      repeat: { append: { 'notes-{{call}}.txt': 'step\n' }, commit: 'step {{call}}', final: 'Still working.', costUsd: 0.5, sleepMs: 300 },
+      repeat: {
+        append: { 'notes-{{call}}.txt': 'step\n' },
+        commit: 'step {{call}}',
+        final: 'Still working.',
+        costUsd: 0.5,
+        sleepMs: 300,
+      },
     });
-    const result = await runCli(repo, ['fleet', '--max-cost', '1.6', '--stall-after', '10'], { PATH: await fakeClaude(aux, agent.file) });
+    const result = await runCli(repo, ['fleet', '--max-cost', '1.6', '--stall-after', '10'], {
+      PATH: await fakeClaude(aux, agent.file),
+    });
     expect(result.exitCode).toBe(3);
     const fleet = await readJson<{ spent: { costUsd: number; iterations: number } }>(join(repo, '.star/fleet.json'));
     expect(fleet.spent).toMatchObject({ costUsd: 1.5, iterations: 3 });
@@ -253,7 +282,9 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       ]),
     });
     const slow = (step: { commit: string }) => ({
-      steps: [{ append: { [`notes-${step.commit.replace(' ', '-')}.txt`]: 'started\n' }, commit: 'start', sleepMs: 3000 }],
+      steps: [
+        { append: { [`notes-${step.commit.replace(' ', '-')}.txt`]: 'started\n' }, commit: 'start', sleepMs: 3000 },
+      ],
       repeat: step,
     });
     const agent = await scriptedAgent(aux, {
@@ -264,11 +295,18 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       },
     });
     const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', agent.cmd], { cwd: repo, reject: false });
-    await waitFor(async () => ((await readFleet(repo).catch(() => undefined))?.running ?? []).filter((w) => w.iteration).length === 2);
+    await waitFor(
+      async () =>
+        ((await readFleet(repo).catch(() => undefined))?.running ?? []).filter((w) => w.iteration).length === 2,
+    );
     const workers = (await readFleet(repo)).running.map((w) => w.pid ?? 0);
     fleet.kill('SIGKILL');
     await fleet;
-    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { kind: string; state: string; workers: unknown[] };
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as {
+      kind: string;
+      state: string;
+      workers: unknown[];
+    };
     expect(status).toMatchObject({ kind: 'fleet', state: 'crashed' });
     expect(status.workers).toHaveLength(2);
     // Orphaned workers hear that the fleet is gone and stop after their iteration; the resumed fleet waits
@@ -302,7 +340,10 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
         'US-001': {
           repeat: {
             ...implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2'),
-            write: { ...implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2').write, 'test/count.test.js': countTest },
+            write: {
+              ...implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2').write,
+              'test/count.test.js': countTest,
+            },
           },
         },
         // Passes alone; merged after US-001 it breaks US-001's test. The redo puts the module elsewhere.
@@ -336,7 +377,15 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
 
   it('prd.json written one story per line: the passes of two stories never conflict (the fleet owns passes)', async () => {
     const line = (id: string, title: string) =>
-      JSON.stringify({ id, title, description: title, acceptanceCriteria: ['Tests pass'], priority: 1, passes: false, notes: '' });
+      JSON.stringify({
+        id,
+        title,
+        description: title,
+        acceptanceCriteria: ['Tests pass'],
+        priority: 1,
+        passes: false,
+        notes: '',
+      });
     const { repo, aux } = await calcRepo({
       'prd.json': `{"project": "calc", "branchName": "work", "userStories": [\n${line('US-001', 'Subtract')},\n${line('US-002', 'Multiply')}\n]}\n`,
     });
@@ -353,7 +402,10 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     expect(report.mergeOrder.map((m) => m.attempt)).toEqual([1, 1]);
     // Merged as they are, the two stories' branches would conflict in prd.json (adjacent lines).
     const [one, two] = await Promise.all(report.mergeOrder.map((m) => git(repo, 'rev-parse', `${m.commit}^2`)));
-    const plain = await execa('git', ['merge-tree', '--write-tree', '--name-only', one ?? '', two ?? ''], { cwd: repo, reject: false });
+    const plain = await execa('git', ['merge-tree', '--write-tree', '--name-only', one ?? '', two ?? ''], {
+      cwd: repo,
+      reject: false,
+    });
     expect(plain.exitCode).toBe(1);
     expect(plain.stdout.split('\n')[1]).toBe('prd.json');
     // --json: one fleet event per line, worker events wrapped, each valid by `star-loop schema fleet-events`.
@@ -364,25 +416,33 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     const schema = JSON.parse((await runCli(repo, ['schema', 'fleet-events'])).stdout) as object;
     const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
     for (const event of events) expect(validate(event), `${event.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
-    expect(validate({ type: 'worker.event', time: 'now', slot: 1, story: 'A', attempt: 1, event: { type: 'run.finished' } })).toBe(false);
+    expect(
+      validate({ type: 'worker.event', time: 'now', slot: 1, story: 'A', attempt: 1, event: { type: 'run.finished' } }),
+    ).toBe(false);
   });
 
   it('a worker killed mid-iteration is replaced: its story continues in the same worktree and is merged', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]) });
-    const finisher = await scriptedAgent(aux, { repeat: implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2') });
+    const finisher = await scriptedAgent(aux, {
+      repeat: implement('subtract', '(a, b) => a - b', 'subtract(5, 3)', '2'),
+    });
     // The first agent run leaves uncommitted work and hangs; the worker running it is killed.
     const marker = join(aux, 'first-run');
     const cmd = `if [ ! -f ${marker} ]; then touch ${marker}; echo begun > notes.txt; exec sleep 30; else ${finisher.cmd}; fi`;
     const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', cmd], { cwd: repo, reject: false });
     await waitFor(
-      async () => existsSync(marker) && ((await readFleet(repo).catch(() => undefined))?.running ?? []).some((w) => w.iteration && w.pid),
+      async () =>
+        existsSync(marker) &&
+        ((await readFleet(repo).catch(() => undefined))?.running ?? []).some((w) => w.iteration && w.pid),
     );
     const [worker] = (await readFleet(repo)).running;
     process.kill(worker?.pid ?? 0, 'SIGKILL');
     const result = await fleet;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('US-001 attempt 1: died');
-    const report = await readJson<FleetReport & { stories: Array<{ deaths: number }> }>(join(repo, '.star/report.json'));
+    const report = await readJson<FleetReport & { stories: Array<{ deaths: number }> }>(
+      join(repo, '.star/report.json'),
+    );
     const events = report.timeline['US-001']?.map((e) => e.event) ?? [];
     expect(events.slice(0, 3)).toEqual(['started', 'died', 'resumed']);
     expect(events.slice(-2)).toEqual(['verified', 'merged']);
@@ -402,7 +462,9 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     const plan = await runCli(repo, ['fleet', '--dry-run', '--workers', '3', '--agent-cmd', 'true']);
     expect(plan.exitCode).toBe(0);
     expect(plan.stdout).toContain('ready now, in order: US-001, US-002');
-    const planJson = JSON.parse((await runCli(repo, ['fleet', '--dry-run', '--json', '--agent-cmd', 'true'])).stdout) as object;
+    const planJson = JSON.parse(
+      (await runCli(repo, ['fleet', '--dry-run', '--json', '--agent-cmd', 'true'])).stdout,
+    ) as object;
     expect(planJson).toMatchObject({
       type: 'fleet-plan',
       fleet: 'new',
@@ -412,7 +474,9 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       waiting: [],
     });
     expect(existsSync(join(repo, '.star'))).toBe(false);
-    expect((await runCli(repo, ['fleet', '--workers', '0', '--agent-cmd', 'true'])).stderr).toContain('--workers: expected a whole number');
+    expect((await runCli(repo, ['fleet', '--workers', '0', '--agent-cmd', 'true'])).stderr).toContain(
+      '--workers: expected a whole number',
+    );
 
     const agent = await scriptedAgent(aux, {
       stories: {
@@ -427,11 +491,17 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       },
     });
     const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', agent.cmd], { cwd: repo, reject: false });
-    await waitFor(async () => ((await readFleet(repo).catch(() => undefined))?.running ?? []).filter((w) => w.iteration).length === 2);
+    await waitFor(
+      async () =>
+        ((await readFleet(repo).catch(() => undefined))?.running ?? []).filter((w) => w.iteration).length === 2,
+    );
     expect((await runCli(repo, ['stop'])).exitCode).toBe(0);
     const stopped = await fleet;
     expect(stopped.exitCode).toBe(6);
-    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; stories: { queued: string[] } };
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as {
+      state: string;
+      stories: { queued: string[] };
+    };
     expect(status.state).toBe('paused');
     expect(status.stories.queued.sort()).toEqual(['US-001', 'US-002']);
     const resumed = await runCli(repo, ['resume']);
@@ -449,7 +519,10 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
       ]),
     });
     const pids = join(aux, 'pids');
-    const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', `echo $$ >> ${pids}; exec sleep 60`], { cwd: repo, reject: false });
+    const fleet = execa(process.execPath, [BIN, 'fleet', '--agent-cmd', `echo $$ >> ${pids}; exec sleep 60`], {
+      cwd: repo,
+      reject: false,
+    });
     await waitFor(async () => (await readFile(pids, 'utf8').catch(() => '')).trim().split('\n').length === 2);
     const started = Date.now();
     expect((await runCli(repo, ['stop', '--now'])).exitCode).toBe(0);
@@ -458,12 +531,17 @@ describe('star-loop fleet: several loops at once, one merge at a time', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     const agents = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
     await waitFor(async () => agents.every((pid) => !processAlive(pid)), 10_000);
-    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as { state: string; workers: unknown[] };
+    const status = JSON.parse((await runCli(repo, ['status', '--json'])).stdout) as {
+      state: string;
+      workers: unknown[];
+    };
     expect(status).toMatchObject({ state: 'paused', workers: [] });
   }, 60_000);
 
   it('refuses a PRD without branchName and a cost budget it cannot measure (exit 2), and a prd.json that is not committed (exit 4)', async () => {
-    const noBranch = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace('"branchName": "work",', '') });
+    const noBranch = await calcRepo({
+      'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace('"branchName": "work",', ''),
+    });
     const missing = await runCli(noBranch.repo, ['fleet', '--agent-cmd', 'true']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('prd.json: branchName is missing');

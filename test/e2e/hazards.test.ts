@@ -16,14 +16,26 @@ const PRD = prdText([{ id: 'US-001', title: 'Subtract' }]);
 
 describe('headless hazards, read from the agent’s structured output, each a named stop', () => {
   it.each([
-    ['permission-denied', { permissionDenials: 3, final: 'I was not allowed to run Bash.' }, 1, '3 tool call(s) refused'],
+    [
+      'permission-denied',
+      { permissionDenials: 3, final: 'I was not allowed to run Bash.' },
+      1,
+      '3 tool call(s) refused',
+    ],
     ['plan-mode', { toolNames: ['ExitPlanMode'], final: 'Here is my plan.' }, 1, 'plan mode'],
-    ['asked-question', { final: 'I looked around.\nShould the result be rounded or truncated?' }, 2, 'rounded or truncated?'],
+    [
+      'asked-question',
+      { final: 'I looked around.\nShould the result be rounded or truncated?' },
+      2,
+      'rounded or truncated?',
+    ],
     ['no-tool-calls', { toolCalls: 0, final: 'I would subtract the numbers.' }, 2, 'without using a single tool'],
   ])('%s stops the run (exit 4, paused)', async (hazard, step, iterations, detail) => {
     const { repo, aux } = await calcRepo({ 'prd.json': PRD });
     const agent = await scriptedAgent(aux, { format: 'claude-stream-json', repeat: step });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--stall-after', '2'], { PATH: await fakeClaude(aux, agent.file) });
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--stall-after', '2'], {
+      PATH: await fakeClaude(aux, agent.file),
+    });
     expect(result.exitCode).toBe(4);
     const report = await readJson<Report>(join(repo, '.star/report.json'));
     expect(report).toMatchObject({ stopReason: hazard, status: 'paused', iterations });
@@ -33,7 +45,15 @@ describe('headless hazards, read from the agent’s structured output, each a na
 
   it('an agent that fails (non-zero exit) and changes nothing is a plain stall, not a hazard', async () => {
     const { repo } = await calcRepo({ 'prd.json': PRD });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent-cmd', 'echo "crashed $RANDOM"; exit 1', '--stall-after', '2']);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent-cmd',
+      'echo "crashed $RANDOM"; exit 1',
+      '--stall-after',
+      '2',
+    ]);
     expect(result.exitCode).toBe(4);
     const report = await readJson<Report>(join(repo, '.star/report.json'));
     expect(report).toMatchObject({ stopReason: 'stalled', status: 'paused', iterations: 2 });
@@ -63,9 +83,13 @@ describe('breakers on claims and plans', () => {
     const { repo, aux } = await calcRepo({ 'prd.json': PRD });
     const claim = { complete: true, story: 'US-001', summary: 'subtract is done' };
     const agent = await scriptedAgent(aux, {
-      steps: [{ write: { 'src/subtract.js': 'export const subtract = (a, b) => a + b;\n' }, commit: 'subtract', claim }],
+      steps: [
+        { write: { 'src/subtract.js': 'export const subtract = (a, b) => a + b;\n' }, commit: 'subtract', claim },
+      ],
       repeat: { claim },
-      verifier: { repeat: { verdict: { verdict: 'reject', findings: [{ rule: 'criteria-unmet', detail: 'subtract adds' }] } } },
+      verifier: {
+        repeat: { verdict: { verdict: 'reject', findings: [{ rule: 'criteria-unmet', detail: 'subtract adds' }] } },
+      },
     });
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent-cmd', agent.cmd, '--stall-after', '10']);
     expect(result.exitCode).toBe(4);
@@ -78,7 +102,10 @@ describe('breakers on claims and plans', () => {
     const { repo, aux } = await calcRepo();
     const agent = await scriptedAgent(aux, {
       steps: [1, 2, 3, 4].map((i) => ({
-        write: { '.star/plan.md': i % 2 ? '- [ ] do it the fast way\n' : '- [ ] do it the safe way\n', 'src/work.js': '// {{call}}\n' },
+        write: {
+          '.star/plan.md': i % 2 ? '- [ ] do it the fast way\n' : '- [ ] do it the safe way\n',
+          'src/work.js': '// {{call}}\n',
+        },
         commit: 'work {{call}}',
       })),
     });

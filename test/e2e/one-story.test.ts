@@ -23,26 +23,36 @@ describe('one story per loop: prd ready and --story (one CI job per ready story)
       blocked: [{ id: 'US-002', waitingFor: ['US-001'] }],
       passed: [],
     });
-    expect((await runCli(repo, ['prd', 'ready'])).stdout).toBe('US-001\tSubtract\nUS-003\tNegate\n# US-002 waits for US-001');
+    expect((await runCli(repo, ['prd', 'ready'])).stdout).toBe(
+      'US-001\tSubtract\nUS-003\tNegate\n# US-002 waits for US-001',
+    );
   });
 
   it('--story works on that story alone; a story that is not ready, or unknown, is refused (exit 2)', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': PRD });
     const agent = await scriptedAgent(aux, {
-      repeat: { write: { 'src/negate.js': 'export const negate = (a) => -a;\n' }, commit: 'negate', claim: { complete: true } },
+      repeat: {
+        write: { 'src/negate.js': 'export const negate = (a) => -a;\n' },
+        commit: 'negate',
+        claim: { complete: true },
+      },
     });
     const blocked = await runCli(repo, ['run', '--prd', 'prd.json', '--story', 'US-002', '--agent-cmd', agent.cmd]);
     expect(blocked.exitCode).toBe(2);
     expect(blocked.stderr).toContain('--story US-002 is not ready: it waits for US-001');
-    expect((await runCli(repo, ['run', '--prd', 'prd.json', '--story', 'US-999', '--agent-cmd', agent.cmd])).stderr).toContain(
-      'no such story',
-    );
+    expect(
+      (await runCli(repo, ['run', '--prd', 'prd.json', '--story', 'US-999', '--agent-cmd', agent.cmd])).stderr,
+    ).toContain('no such story');
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--story', 'US-003', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
-    const report = await readJson<{ accepted: Array<{ story: string }>; remaining: string[] }>(join(repo, '.star/report.json'));
+    const report = await readJson<{ accepted: Array<{ story: string }>; remaining: string[] }>(
+      join(repo, '.star/report.json'),
+    );
     expect(report.accepted.map((a) => a.story)).toEqual(['US-003']);
     expect(report.remaining).toEqual([]);
-    const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as { userStories: Array<{ id: string; passes: boolean }> };
+    const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as {
+      userStories: Array<{ id: string; passes: boolean }>;
+    };
     expect(prd.userStories.map((s) => [s.id, s.passes])).toEqual([
       ['US-001', false],
       ['US-002', false],

@@ -120,12 +120,32 @@ describe('PRD mode, end to end through the built CLI', () => {
 
   it('pauses with exit 4 after --stall-after iterations without movement, and a later run continues it', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add subtract' }]) });
-    const idle = await scriptedAgent(aux, { repeat: { final: 'I looked around and will continue next time.' } }, 'idle');
-    const first = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', idle.cmd, '--stall-after', '2']);
+    const idle = await scriptedAgent(
+      aux,
+      { repeat: { final: 'I looked around and will continue next time.' } },
+      'idle',
+    );
+    const first = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      idle.cmd,
+      '--stall-after',
+      '2',
+    ]);
     expect(first.exitCode).toBe(4);
     const paused = await readJson<ReportJson & { status: string }>(join(repo, '.star/report.json'));
     // A stall with a name: the agent exited 0 without a claim or a change.
-    expect(paused).toMatchObject({ stopReason: 'idle-exit', exitCode: 4, iterations: 2, status: 'paused', remaining: ['US-001'] });
+    expect(paused).toMatchObject({
+      stopReason: 'idle-exit',
+      exitCode: 4,
+      iterations: 2,
+      status: 'paused',
+      remaining: ['US-001'],
+    });
     expect(paused.table.every((r) => !r.moved)).toBe(true);
     const state = await readJson<{ status: string; runId: string }>(join(repo, '.star/state.json'));
     expect(state.status).toBe('paused');
@@ -141,7 +161,17 @@ describe('PRD mode, end to end through the built CLI', () => {
       },
       'worker',
     );
-    const second = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', worker.cmd, '--stall-after', '2']);
+    const second = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      worker.cmd,
+      '--stall-after',
+      '2',
+    ]);
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toContain(`continuing run ${paused.runId}`);
     const done = await readJson<ReportJson>(join(repo, '.star/report.json'));
@@ -157,11 +187,28 @@ describe('PRD mode, end to end through the built CLI', () => {
         { id: 'US-002', title: 'B', priority: 2 },
       ]),
     });
-    const busy = await scriptedAgent(aux, { repeat: { append: { 'notes.txt': 'call {{call}}\n' }, commit: 'wip {{call}}' } });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', busy.cmd, '--max-iterations', '3']);
+    const busy = await scriptedAgent(aux, {
+      repeat: { append: { 'notes.txt': 'call {{call}}\n' }, commit: 'wip {{call}}' },
+    });
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      busy.cmd,
+      '--max-iterations',
+      '3',
+    ]);
     expect(result.exitCode).toBe(3);
     const report = await readJson<ReportJson>(join(repo, '.star/report.json'));
-    expect(report).toMatchObject({ stopReason: 'max-iterations', exitCode: 3, iterations: 2, remaining: ['US-001', 'US-002'] });
+    expect(report).toMatchObject({
+      stopReason: 'max-iterations',
+      exitCode: 3,
+      iterations: 2,
+      remaining: ['US-001', 'US-002'],
+    });
     // The third of three was kept in reserve: a claim in iteration 3 could not have been verified.
     expect((report as unknown as { detail: string }).detail).toContain('1 left, kept in reserve to verify a claim');
     expect((await busy.calls()).length).toBe(2);
@@ -174,7 +221,17 @@ describe('PRD mode, end to end through the built CLI', () => {
     await writeFile(join(repo, '.star/.gitignore'), '*\n');
     await writeFile(join(repo, '.star/claim.json'), JSON.stringify({ complete: true, story: 'US-001' }));
     const idle = await scriptedAgent(aux, { repeat: {} });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', idle.cmd, '--max-iterations', '2']);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      idle.cmd,
+      '--max-iterations',
+      '2',
+    ]);
     expect(result.exitCode).toBe(3);
     const report = await readJson<ReportJson>(join(repo, '.star/report.json'));
     expect(report.table[0]?.verdict).toBe('no-claim');

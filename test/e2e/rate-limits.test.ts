@@ -17,7 +17,14 @@ interface State {
     story?: string;
     stall: boolean;
     verdict: string;
-    agent: { name?: string; attempts?: number; waitedMs?: number; rateLimited?: boolean; isError: boolean; error?: string };
+    agent: {
+      name?: string;
+      attempts?: number;
+      waitedMs?: number;
+      rateLimited?: boolean;
+      isError: boolean;
+      error?: string;
+    };
   }>;
 }
 
@@ -34,7 +41,10 @@ async function events(repo: string): Promise<Array<Record<string, unknown>>> {
 
 describe('rate limits and overloads are waited out, not counted against the agent', () => {
   it('429 then 529 from the structured output: backoff, a third attempt in the same iteration, no failure and no stall', async () => {
-    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]), 'star.config.json': FAST_BACKOFF });
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]),
+      'star.config.json': FAST_BACKOFF,
+    });
     const agent = await scriptedAgent(aux, {
       format: 'claude-stream-json',
       steps: [
@@ -47,7 +57,11 @@ describe('rate limits and overloads are waited out, not counted against the agen
     expect(result.exitCode).toBe(0);
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state.records).toHaveLength(1);
-    expect(state.records[0]).toMatchObject({ verdict: 'accepted', stall: false, agent: { attempts: 3, isError: false } });
+    expect(state.records[0]).toMatchObject({
+      verdict: 'accepted',
+      stall: false,
+      agent: { attempts: 3, isError: false },
+    });
     expect(state.records[0]?.agent.waitedMs).toBeGreaterThanOrEqual(200);
     expect(state.storyFailures).toEqual({});
     expect(state.errorStreak).toBeUndefined();
@@ -57,7 +71,8 @@ describe('rate limits and overloads are waited out, not counted against the agen
       expect.stringContaining('overloaded (HTTP 529)'),
     ]);
     // Every attempt keeps its own log.
-    for (const log of ['agent.log', 'agent.2.log', 'agent.3.log']) expect(existsSync(join(repo, '.star/runs/0001', log))).toBe(true);
+    for (const log of ['agent.log', 'agent.2.log', 'agent.3.log'])
+      expect(existsSync(join(repo, '.star/runs/0001', log))).toBe(true);
     expect(result.stdout).toContain('claude is rate-limited');
     // The agent's activity, summarised from its structured output.
     expect(result.stdout).toMatch(/agent \(claude, attempt 3\) finished in [\d.]+m?s, 1 tool call\b/);
@@ -130,7 +145,10 @@ describe('rate limits and overloads are waited out, not counted against the agen
   }, 60_000);
 
   it('a command agent says "rate limited" with exit 75 (EX_TEMPFAIL): waited out like any other', async () => {
-    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]), 'star.config.json': FAST_BACKOFF });
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]),
+      'star.config.json': FAST_BACKOFF,
+    });
     const agent = await scriptedAgent(aux, {
       steps: [{ exit: 75 }],
       repeat: { write: SUBTRACT, commit: 'subtract', claim: { complete: true, story: 'US-001' } },
@@ -173,7 +191,9 @@ describe('rate limits and overloads are waited out, not counted against the agen
       repeat: { write: SUBTRACT, commit: 'subtract', final: 'Done.\n<promise>COMPLETE</promise>' },
       verifier: { repeat: { rateLimited: { resetInSec: 3600 }, final: "You've hit your limit" } },
     });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-wait', '1s'], { PATH: await fakeClaude(aux, agent.file) });
+    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--max-wait', '1s'], {
+      PATH: await fakeClaude(aux, agent.file),
+    });
     expect(result.exitCode).toBe(3);
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state).toMatchObject({ status: 'paused', stopReason: 'rate-limited', storyFailures: {} });

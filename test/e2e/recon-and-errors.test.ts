@@ -35,7 +35,16 @@ describe('recon, --dry-run and bad input', () => {
       ]),
     });
     const before = await snapshot(repo);
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--dry-run', '--agent', 'command', '--agent-cmd', 'true']);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--dry-run',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      'true',
+    ]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('- test: `npm test`  [package.json:6]');
     expect(result.stdout).toContain('Stories: 2 total, 0 passing, 2 remaining; next: US-001');
@@ -48,7 +57,15 @@ describe('recon, --dry-run and bad input', () => {
 
   it('--dry-run names the biggest risk when no gates are found', async () => {
     const { repo } = await calcRepo({ 'package.json': '{"name":"x"}\n' });
-    const result = await runCli(repo, ['run', 'do something', '--dry-run', '--agent', 'command', '--agent-cmd', 'true']);
+    const result = await runCli(repo, [
+      'run',
+      'do something',
+      '--dry-run',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      'true',
+    ]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('Biggest risk: no quality gates found: claims can only be checked by inspection');
   });
@@ -56,7 +73,10 @@ describe('recon, --dry-run and bad input', () => {
   it('--dry-run --json prints the plan as one JSON object', async () => {
     const { repo } = await calcRepo();
     const result = await runCli(repo, ['run', 'x', '--dry-run', '--json', '--agent', 'command', '--agent-cmd', 'true']);
-    const parsed = JSON.parse(result.stdout) as { type: string; plan: { gates: Array<{ command: string }>; mode: string } };
+    const parsed = JSON.parse(result.stdout) as {
+      type: string;
+      plan: { gates: Array<{ command: string }>; mode: string };
+    };
     expect(parsed.type).toBe('plan');
     expect(parsed.plan.mode).toBe('task');
     expect(parsed.plan.gates.map((g) => g.command)).toEqual(['npm test']);
@@ -82,7 +102,9 @@ describe('recon, --dry-run and bad input', () => {
 
   it('names an unknown dependency, and says what to do about "tasks" instead of "userStories"', async () => {
     const { repo } = await calcRepo({
-      'bad-dep.json': JSON.stringify({ userStories: [{ id: 'US-001', title: 'A', passes: false, dependsOn: ['US-404'] }] }),
+      'bad-dep.json': JSON.stringify({
+        userStories: [{ id: 'US-001', title: 'A', passes: false, dependsOn: ['US-404'] }],
+      }),
       'tasks.json': JSON.stringify({ tasks: [{ id: 'T-1', title: 'A', status: 'open' }] }),
     });
     const dep = await runCli(repo, ['run', '--prd', 'bad-dep.json', '--dry-run']);
@@ -117,9 +139,22 @@ describe('recon, --dry-run and bad input', () => {
 
   it('star.config.json: its gates replace discovery, flags win over it, and a bad key is exit 2', async () => {
     const { repo } = await calcRepo({
-      'star.config.json': JSON.stringify({ gates: [{ name: 'smoke', command: 'test -f package.json' }], maxIterations: 7 }),
+      'star.config.json': JSON.stringify({
+        gates: [{ name: 'smoke', command: 'test -f package.json' }],
+        maxIterations: 7,
+      }),
     });
-    const dry = await runCli(repo, ['run', 'x', '--dry-run', '--agent', 'command', '--agent-cmd', 'true', '--max-iterations', '9']);
+    const dry = await runCli(repo, [
+      'run',
+      'x',
+      '--dry-run',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      'true',
+      '--max-iterations',
+      '9',
+    ]);
     expect(dry.exitCode).toBe(0);
     expect(dry.stdout).toContain('- smoke: `test -f package.json`  [star.config.json]');
     expect(dry.stdout).not.toContain('npm test');
@@ -131,7 +166,17 @@ describe('recon, --dry-run and bad input', () => {
     const { repo: custom } = await calcRepo({
       'star.config.json': JSON.stringify({ protectedPaths: ['secrets/**'], protect: ['db/migrations/**'] }),
     });
-    const replaced = await runCli(custom, ['run', 'x', '--dry-run', '--agent', 'command', '--agent-cmd', 'true', '--protect', 'docs/**']);
+    const replaced = await runCli(custom, [
+      'run',
+      'x',
+      '--dry-run',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      'true',
+      '--protect',
+      'docs/**',
+    ]);
     expect(replaced.stdout).toContain('protected paths secrets/**, db/migrations/**, docs/**;');
 
     const { repo: bad } = await calcRepo({ 'star.config.json': JSON.stringify({ maxIteration: 3 }) });
@@ -171,7 +216,9 @@ describe('recon, --dry-run and bad input', () => {
     const runHelp = await runCli(repo, ['run', '--help']);
     expect(runHelp.stdout).toContain('--stall-after <n>');
     const version = await runCli(repo, ['--version']);
-    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(version.stdout.trim()).toBe(pkg.version);
   });
 });

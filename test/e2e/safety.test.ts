@@ -18,7 +18,11 @@ const SUBTRACT = {
 };
 
 /** Runs an agent that does one good iteration, then `bad` (shell) in the second; returns what star-loop did. */
-async function misbehave(bad: string, extra: Record<string, string> = {}, setup?: (repo: string, aux: string) => Promise<void>) {
+async function misbehave(
+  bad: string,
+  extra: Record<string, string> = {},
+  setup?: (repo: string, aux: string) => Promise<void>,
+) {
   const { repo, aux } = await calcRepo({
     'prd.json': prdText([
       { id: 'US-001', title: 'Add subtract' },
@@ -27,7 +31,11 @@ async function misbehave(bad: string, extra: Record<string, string> = {}, setup?
     ...extra,
   });
   await setup?.(repo, aux);
-  const good = await scriptedAgent(aux, { steps: [{ write: SUBTRACT, commit: 'feat: subtract', claim: { complete: true } }] }, 'good');
+  const good = await scriptedAgent(
+    aux,
+    { steps: [{ write: SUBTRACT, commit: 'feat: subtract', claim: { complete: true } }] },
+    'good',
+  );
   // The misbehaviour lives in a script, so nothing it contains shows up in the logged agent command.
   await writeFile(join(aux, 'bad.sh'), `${bad}\n`);
   const cmd = `if [ "$STAR_ROLE" = verifier ] || [ "$STAR_ITERATION" = 1 ]; then ${good.cmd}; else sh ${join(aux, 'bad.sh')}; fi`;
@@ -39,7 +47,9 @@ async function misbehave(bad: string, extra: Record<string, string> = {}, setup?
 describe('refusals before iteration 1', () => {
   it('refuses a dirty tree and the default branch (exit 4) with the one command that fixes it; the flags lift them', async () => {
     const { repo, aux } = await calcRepo();
-    const agent = await scriptedAgent(aux, { steps: [{ write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } }] });
+    const agent = await scriptedAgent(aux, {
+      steps: [{ write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } }],
+    });
     await writeFile(join(repo, 'notes.txt'), 'mine, uncommitted\n');
     const dirty = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(dirty.exitCode).toBe(4);
@@ -48,7 +58,9 @@ describe('refusals before iteration 1', () => {
     expect(await readFile(join(repo, 'notes.txt'), 'utf8')).toBe('mine, uncommitted\n');
     const dry = await runCli(repo, ['run', 'x', '--dry-run', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(dry.exitCode).toBe(0);
-    expect(dry.stdout).toContain('Biggest risk: star-loop will refuse to start: the work tree has 1 uncommitted change(s)');
+    expect(dry.stdout).toContain(
+      'Biggest risk: star-loop will refuse to start: the work tree has 1 uncommitted change(s)',
+    );
 
     await git(repo, 'switch', '-q', 'main');
     await git(repo, 'stash', '-u', '-q');
@@ -56,13 +68,24 @@ describe('refusals before iteration 1', () => {
     expect(onMain.exitCode).toBe(4);
     expect(onMain.stderr).toContain('refusing to run on the default branch "main"');
     expect(onMain.stderr).toContain('git switch -c star-loop/work');
-    const allowed = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', agent.cmd, '--allow-default-branch']);
+    const allowed = await runCli(repo, [
+      'run',
+      'x',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--allow-default-branch',
+    ]);
     expect(allowed.exitCode).toBe(0);
   });
 
   it('PRD branchName: created from the current HEAD (never silently from main), or from --base; an existing one is checked out', async () => {
     const { repo, aux } = await calcRepo({
-      'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace('"branchName": "work"', '"branchName": "ralph/feature"'),
+      'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace(
+        '"branchName": "work"',
+        '"branchName": "ralph/feature"',
+      ),
     });
     await writeFile(join(repo, 'side.txt'), 'side\n');
     await git(repo, 'add', '-A');
@@ -76,11 +99,26 @@ describe('refusals before iteration 1', () => {
     expect(await git(repo, 'merge-base', '--is-ancestor', start, 'ralph/feature').then(() => true)).toBe(true);
 
     const { repo: other, aux: aux2 } = await calcRepo({
-      'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace('"branchName": "work"', '"branchName": "ralph/from-main"'),
+      'prd.json': prdText([{ id: 'US-001', title: 'A' }]).replace(
+        '"branchName": "work"',
+        '"branchName": "ralph/from-main"',
+      ),
     });
-    const agent2 = await scriptedAgent(aux2, { repeat: { write: SUBTRACT, commit: 'feat', claim: { complete: true } } });
+    const agent2 = await scriptedAgent(aux2, {
+      repeat: { write: SUBTRACT, commit: 'feat', claim: { complete: true } },
+    });
     await git(other, 'switch', '-q', '-c', 'elsewhere');
-    const based = await runCli(other, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent2.cmd, '--base', 'main']);
+    const based = await runCli(other, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent2.cmd,
+      '--base',
+      'main',
+    ]);
     expect(based.exitCode).toBe(0);
     expect(await git(other, 'rev-parse', 'ralph/from-main~2')).toBe(await git(other, 'rev-parse', 'main'));
   });
@@ -114,17 +152,24 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
     );
     expect(result.exitCode).toBe(5);
     expect(violations).toEqual([
-      expect.objectContaining({ rule: 'pushed', detail: 'something was pushed to origin refs/heads/stolen although pushing is blocked' }),
+      expect.objectContaining({
+        rule: 'pushed',
+        detail: 'something was pushed to origin refs/heads/stolen although pushing is blocked',
+      }),
     ]);
   });
 
   it('amending the previous iteration’s commit aborts (exit 5); the original stays reachable on a star-loop ref', async () => {
-    const { repo, result, violations, state } = await misbehave('echo more >> src/subtract.js; git commit -q -a --amend -m "rewritten"');
+    const { repo, result, violations, state } = await misbehave(
+      'echo more >> src/subtract.js; git commit -q -a --amend -m "rewritten"',
+    );
     expect(result.exitCode).toBe(5);
     expect(violations.map((v) => v.rule)).toEqual(['history-rewritten']);
     const kept = state.records[1]?.keptRefs[0] ?? '';
     expect(kept).toBe(`refs/star-loop/${state.runId}/2`);
-    expect(await git(repo, 'log', '-1', '--format=%s', kept)).toBe('star-loop: US-001 passes (verified in iteration 1)');
+    expect(await git(repo, 'log', '-1', '--format=%s', kept)).toBe(
+      'star-loop: US-001 passes (verified in iteration 1)',
+    );
     const report = await readFile(join(repo, '.star/report.md'), 'utf8');
     expect(report).toContain('history-rewritten');
     expect(report).toContain(`git branch recovered-2 ${kept}`);
@@ -158,17 +203,30 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
 
   it('a committed fake AWS key aborts (exit 5), and the key is printed nowhere', async () => {
     const key = 'AKIAZ7QW3XK2PL9MNB4T';
-    const { repo, result, violations } = await misbehave(`echo "const awsKey = '${key}';" > src/aws.js; git add -A; git commit -qm aws`);
+    const { repo, result, violations } = await misbehave(
+      `echo "const awsKey = '${key}';" > src/aws.js; git add -A; git commit -qm aws`,
+    );
     expect(result.exitCode).toBe(5);
-    expect(violations).toEqual([expect.objectContaining({ rule: 'secret:aws-access-key-id', file: 'src/aws.js', line: 1 })]);
-    for (const file of ['.star/log.jsonl', '.star/report.md', '.star/report.json', '.star/state.json', '.star/journal.md']) {
+    expect(violations).toEqual([
+      expect.objectContaining({ rule: 'secret:aws-access-key-id', file: 'src/aws.js', line: 1 }),
+    ]);
+    for (const file of [
+      '.star/log.jsonl',
+      '.star/report.md',
+      '.star/report.json',
+      '.star/state.json',
+      '.star/journal.md',
+    ]) {
       expect(await readFile(join(repo, file), 'utf8')).not.toContain(key);
     }
     expect(result.stdout + result.stderr).not.toContain(key);
   });
 
   it('the verifier is held to the same boundaries: a protected edit by it aborts (exit 5), nothing committed for it', async () => {
-    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]), '.env.example': 'A=1\n' });
+    const { repo, aux } = await calcRepo({
+      'prd.json': prdText([{ id: 'US-001', title: 'A' }]),
+      '.env.example': 'A=1\n',
+    });
     const agent = await scriptedAgent(aux, {
       steps: [{ write: SUBTRACT, commit: 'feat', claim: { complete: true } }],
       verifier: { repeat: { write: { '.env.example': 'A=2\n' }, verdict: { verdict: 'accept', findings: [] } } },
@@ -176,7 +234,9 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(5);
     const state = await readJson<State>(join(repo, '.star/state.json'));
-    expect(state.records[0]?.safety).toEqual([expect.objectContaining({ rule: 'protected-path', file: '.env.example' })]);
+    expect(state.records[0]?.safety).toEqual([
+      expect.objectContaining({ rule: 'protected-path', file: '.env.example' }),
+    ]);
     expect(await git(repo, 'status', '--porcelain')).toContain('.env.example');
     expect(JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')).userStories[0].passes).toBe(false);
   });
@@ -187,13 +247,17 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
     const result = await runCli(repo, ['run', '--prompt', 'PROMPT.md', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(5);
     const state = await readJson<State>(join(repo, '.star/state.json'));
-    expect(state.records[0]?.safety).toEqual([expect.objectContaining({ rule: 'pinned-file-changed', file: 'PROMPT.md' })]);
+    expect(state.records[0]?.safety).toEqual([
+      expect.objectContaining({ rule: 'pinned-file-changed', file: 'PROMPT.md' }),
+    ]);
   });
 
   it('editing a story’s text in prd.json aborts (exit 5) naming the field; passes and notes stay the agent’s to suggest', async () => {
     const { result, violations } = await misbehave(`sed -i 's/"Add more"/"Nothing to do"/' prd.json`);
     expect(result.exitCode).toBe(5);
-    expect(violations.map((v) => v.detail)).toEqual(['prd.json userStories[US-002].title changed; it is pinned for the run']);
+    expect(violations.map((v) => v.detail)).toEqual([
+      'prd.json userStories[US-002].title changed; it is pinned for the run',
+    ]);
   });
 
   it('--protect adds paths; logs and reports redact credential-like environment values', async () => {
@@ -201,7 +265,9 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
     const { repo, aux } = await calcRepo({
       'prd.json': prdText([{ id: 'US-001', title: 'A' }]),
       'docs/spec.md': 'spec\n',
-      'star.config.json': JSON.stringify({ gates: [{ name: 'echo', command: 'echo "token is $DEPLOY_TOKEN"; test -f docs/spec.md' }] }),
+      'star.config.json': JSON.stringify({
+        gates: [{ name: 'echo', command: 'echo "token is $DEPLOY_TOKEN"; test -f docs/spec.md' }],
+      }),
     });
     const agent = await scriptedAgent(aux, { repeat: { write: { 'docs/spec.md': 'changed\n' }, commit: 'docs' } });
     const result = await runCli(
@@ -245,14 +311,27 @@ describe('--worktree', () => {
     });
     await writeFile(join(repo, 'mine.txt'), 'uncommitted work of mine\n');
     const before = await snapshot(repo);
-    const agent = await scriptedAgent(aux, { repeat: { write: SUBTRACT, commit: 'feat: subtract', claim: { complete: true } } });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--worktree']);
+    const agent = await scriptedAgent(aux, {
+      repeat: { write: SUBTRACT, commit: 'feat: subtract', claim: { complete: true } },
+    });
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--worktree',
+    ]);
     expect(result.exitCode).toBe(0);
     expect(await snapshot(repo)).toEqual(before);
     const tree = `${repo}.star-loop/star-loop-prd`;
     expect(result.stdout).toContain(`new worktree ${tree} on "star-loop/prd"`);
     const report = await readFile(join(tree, '.star/report.md'), 'utf8');
     expect(report).toContain(`- Worktree: ${tree} (branch star-loop/prd)`);
-    expect(await git(repo, 'log', '-1', '--format=%s', 'star-loop/prd')).toBe('star-loop: US-001 passes (verified in iteration 1)');
+    expect(await git(repo, 'log', '-1', '--format=%s', 'star-loop/prd')).toBe(
+      'star-loop: US-001 passes (verified in iteration 1)',
+    );
   });
 });

@@ -55,7 +55,10 @@ describe('how a run stops', () => {
     ]);
     expect(cont.exitCode).toBe(3);
     expect(cont.stdout).toContain('continuing because --on-stall continue');
-    expect(await readJson<Report>(join(repo2, '.star/report.json'))).toMatchObject({ stopReason: 'max-iterations', iterations: 5 });
+    expect(await readJson<Report>(join(repo2, '.star/report.json'))).toMatchObject({
+      stopReason: 'max-iterations',
+      iterations: 5,
+    });
   });
 
   it('--max-time ends a running agent at the limit and stops with exit 3', async () => {
@@ -74,7 +77,16 @@ describe('how a run stops', () => {
     const { repo, aux } = await calcRepo();
     const pidFile = join(aux, 'child.pid');
     const hang = `sleep 300 & echo $! > ${pidFile}; wait`;
-    const result = await runCli(repo, ['run', 'x', '--agent-cmd', hang, '--iteration-timeout', '1s', '--max-iterations', '2']);
+    const result = await runCli(repo, [
+      'run',
+      'x',
+      '--agent-cmd',
+      hang,
+      '--iteration-timeout',
+      '1s',
+      '--max-iterations',
+      '2',
+    ]);
     expect(result.exitCode).toBe(3);
     const report = await readJson<Report>(join(repo, '.star/report.json'));
     expect(report.table[0]?.agentError).toBe('timed out');
@@ -132,7 +144,17 @@ describe('how a run stops', () => {
     const report = await readJson<Report>(join(repo, '.star/report.json'));
     expect(report).toMatchObject({ stopReason: 'stopped', exitCode: 6, status: 'paused', iterations: 1 });
 
-    const again = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd, '--max-iterations', '3']);
+    const again = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      slow.cmd,
+      '--max-iterations',
+      '3',
+    ]);
     expect(again.stdout).toContain('continuing run');
     expect(again.exitCode).toBe(3);
     expect((await readJson<Report>(join(repo, '.star/report.json'))).iterations).toBe(2);
@@ -144,11 +166,17 @@ describe('how a run stops', () => {
       // Slow only once the agent's work is there: the baseline before iteration 1 stays quick.
       'star.config.json': JSON.stringify({ gates: [{ name: 'slow', command: 'test ! -f a.txt || sleep 60' }] }),
     });
-    const agent = await scriptedAgent(aux, { repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
-    const child = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd], {
-      cwd: repo,
-      reject: false,
+    const agent = await scriptedAgent(aux, {
+      repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } },
     });
+    const child = execa(
+      process.execPath,
+      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd],
+      {
+        cwd: repo,
+        reject: false,
+      },
+    );
     const gatesLog = join(repo, '.star/runs/0001/gates.log');
     for (let i = 0; i < 100 && !(await readFile(gatesLog, 'utf8').catch(() => '')).includes('===== gate slow'); i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -161,7 +189,9 @@ describe('how a run stops', () => {
       pendingFindings: unknown[];
     }>(join(repo, '.star/state.json'));
     expect(state.records[0]?.verdict).toBe('no-claim');
-    expect(state.records[0]?.claimNotes).toContain('the claim was not verified: the run was stopped while the gates were running');
+    expect(state.records[0]?.claimNotes).toContain(
+      'the claim was not verified: the run was stopped while the gates were running',
+    );
     expect(state.accepted).toEqual([]);
     expect(state.pendingFindings).toEqual([]);
     expect(JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')).userStories[0].passes).toBe(false);
@@ -169,7 +199,9 @@ describe('how a run stops', () => {
 
   it('with no gates, a claim is accepted on its own and the report says it needs review', async () => {
     const { repo, aux } = await calcRepo({ 'package.json': '{"name":"no-gates"}\n' });
-    const agent = await scriptedAgent(aux, { repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } } });
+    const agent = await scriptedAgent(aux, {
+      repeat: { write: { 'a.txt': 'a' }, commit: 'a', claim: { complete: true } },
+    });
     const result = await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('no gates to run: accepted on the checks and the verifier alone');
@@ -178,7 +210,9 @@ describe('how a run stops', () => {
 
   it('--json prints only JSON events, one per line, and .star/log.jsonl keeps them all', async () => {
     const { repo, aux } = await calcRepo();
-    const agent = await scriptedAgent(aux, { repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
+    const agent = await scriptedAgent(aux, {
+      repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } },
+    });
     const result = await runCli(repo, ['run', 'make x.txt', '--json', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(0);
     const events = result.stdout
@@ -209,7 +243,17 @@ describe('how a run stops', () => {
   it('gives the command agent its contract: prompt on stdin, STAR_* environment, run in the repository root', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const agent = await scriptedAgent(aux, { repeat: {} });
-    await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '2']);
+    await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--max-iterations',
+      '2',
+    ]);
     const [call] = await agent.calls();
     const env = call?.env as Record<string, string>;
     expect(env).toMatchObject({

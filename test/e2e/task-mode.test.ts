@@ -30,7 +30,14 @@ describe('prompt mode: a task and the agent-kept plan', () => {
         },
       ],
     });
-    const result = await runCli(repo, ['run', 'Add greet() and farewell() helpers', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    const result = await runCli(repo, [
+      'run',
+      'Add greet() and farewell() helpers',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+    ]);
     expect(result.exitCode).toBe(0);
     const report = await readJson<{
       stopReason: string;
@@ -39,7 +46,11 @@ describe('prompt mode: a task and the agent-kept plan', () => {
       mode: string;
       target: string;
     }>(join(repo, '.star/report.json'));
-    expect(report).toMatchObject({ stopReason: 'complete', mode: 'task', target: 'Add greet() and farewell() helpers' });
+    expect(report).toMatchObject({
+      stopReason: 'complete',
+      mode: 'task',
+      target: 'Add greet() and farewell() helpers',
+    });
     expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'rejected', 'accepted']);
     expect(report.rejected[0]?.findings[0]?.rule).toBe('plan-unfinished');
     expect(report.rejected[0]?.findings[0]?.detail).toContain('"add farewell()"');
@@ -58,9 +69,21 @@ describe('prompt mode: a task and the agent-kept plan', () => {
   it('reads the task from --prompt FILE', async () => {
     const { repo, aux } = await calcRepo();
     await writeFiles(aux, { 'PROMPT.md': '# Task\nCreate hello.txt containing hello.\n' });
-    const agent = await scriptedAgent(aux, { repeat: { write: { 'hello.txt': 'hello\n' }, commit: 'hello', claim: { complete: true } } });
-    const result = await runCli(repo, ['run', '--prompt', join(aux, 'PROMPT.md'), '--agent', 'command', '--agent-cmd', agent.cmd]);
+    const agent = await scriptedAgent(aux, {
+      repeat: { write: { 'hello.txt': 'hello\n' }, commit: 'hello', claim: { complete: true } },
+    });
+    const result = await runCli(repo, [
+      'run',
+      '--prompt',
+      join(aux, 'PROMPT.md'),
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+    ]);
     expect(result.exitCode).toBe(0);
-    expect(await readFile(join(repo, '.star/runs/0001/prompt.md'), 'utf8')).toContain('Create hello.txt containing hello.');
+    expect(await readFile(join(repo, '.star/runs/0001/prompt.md'), 'utf8')).toContain(
+      'Create hello.txt containing hello.',
+    );
   });
 });

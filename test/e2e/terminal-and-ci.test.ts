@@ -20,12 +20,30 @@ const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 describe('the terminal: live in a real pseudo-terminal, plain elsewhere', () => {
   it('under a pty (script): one status line redrawn in place, never added to the scrollback', async () => {
     const { repo, aux } = await calcRepo();
-    const slow = await scriptedAgent(aux, { repeat: { sleepMs: 2500, append: { 'a.txt': 'x\n' }, commit: 'step {{call}}' } });
-    const command = [process.execPath, BIN, 'run', 'steps', '--agent-cmd', slow.cmd, '--max-iterations', '3', '--verify', 'off']
+    const slow = await scriptedAgent(aux, {
+      repeat: { sleepMs: 2500, append: { 'a.txt': 'x\n' }, commit: 'step {{call}}' },
+    });
+    const command = [
+      process.execPath,
+      BIN,
+      'run',
+      'steps',
+      '--agent-cmd',
+      slow.cmd,
+      '--max-iterations',
+      '3',
+      '--verify',
+      'off',
+    ]
       .map(quote)
       .join(' ');
     // util-linux script(1) runs the command on a new pseudo-terminal and copies what it shows.
-    const pty = await execa('script', ['-qfec', command, '/dev/null'], { cwd: repo, env: terminalEnv(), extendEnv: false, reject: false });
+    const pty = await execa('script', ['-qfec', command, '/dev/null'], {
+      cwd: repo,
+      env: terminalEnv(),
+      extendEnv: false,
+      reject: false,
+    });
     expect(pty.exitCode).toBe(3);
     const out = pty.stdout;
     const redraws = out.split('\r\u001b[2K').length - 1;
@@ -40,19 +58,27 @@ describe('the terminal: live in a real pseudo-terminal, plain elsewhere', () => 
   it('not a terminal, or CI=true: plain timestamped lines and no escape codes; FORCE_COLOR adds colour only', async () => {
     const { repo, aux } = await calcRepo();
     const agent = await scriptedAgent(aux, { repeat: { append: { 'a.txt': 'x\n' }, commit: 'step {{call}}' } });
-    const plain = await runCli(repo, ['run', 'steps', '--agent-cmd', agent.cmd, '--max-iterations', '2', '--verify', 'off'], {
-      CI: 'true',
-    });
+    const plain = await runCli(
+      repo,
+      ['run', 'steps', '--agent-cmd', agent.cmd, '--max-iterations', '2', '--verify', 'off'],
+      {
+        CI: 'true',
+      },
+    );
     expect(plain.stdout).not.toContain('\u001b');
     expect(plain.stdout).not.toContain('\r');
     const lines = plain.stdout.split('\n').filter(Boolean);
     expect(lines.every((l) => /^\d\d:\d\d:\d\d /.test(l))).toBe(true);
     expect(plain.stdout).toMatch(/\d\d:\d\d:\d\d ▶ iteration 1/);
 
-    const colored = await runCli(repo, ['run', 'more', '--agent-cmd', agent.cmd, '--max-iterations', '2', '--verify', 'off'], {
-      FORCE_COLOR: '1',
-      NO_COLOR: '',
-    });
+    const colored = await runCli(
+      repo,
+      ['run', 'more', '--agent-cmd', agent.cmd, '--max-iterations', '2', '--verify', 'off'],
+      {
+        FORCE_COLOR: '1',
+        NO_COLOR: '',
+      },
+    );
     expect(colored.stdout).toContain('\u001b[1m');
     expect(colored.stdout).not.toContain('\r');
   });
@@ -152,7 +178,9 @@ describe('getting started: init, validate, import, schema', () => {
     expect(imported.exitCode).toBe(0);
     expect(imported.stdout).toContain('S1: status "done" became passes: true');
     expect(await readJson(join(repo, 'star.config.json'))).toEqual({ gates: [{ name: 'test', command: 'npm test' }] });
-    expect((await runCli(repo, ['validate', 'prd.json'])).stdout).toContain('prd.json: valid — 2 stories, 1 passing; next: S2 Pay');
+    expect((await runCli(repo, ['validate', 'prd.json'])).stdout).toContain(
+      'prd.json: valid — 2 stories, 1 passing; next: S2 Pay',
+    );
     const again = await runCli(repo, ['import', 'plan.json']);
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('prd.json exists: import never overwrites');
@@ -164,10 +192,17 @@ describe('CI: GitHub job summary and annotations', () => {
   it('the report is appended to GITHUB_STEP_SUMMARY; findings become ::error annotations on their file and line', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Subtract' }]) });
     const agent = await scriptedAgent(aux, {
-      repeat: { append: { 'src/subtract.js': '// try {{call}}\n' }, commit: 'try {{call}}', claim: { complete: true, story: 'US-001' } },
+      repeat: {
+        append: { 'src/subtract.js': '// try {{call}}\n' },
+        commit: 'try {{call}}',
+        claim: { complete: true, story: 'US-001' },
+      },
       verifier: {
         repeat: {
-          verdict: { verdict: 'reject', findings: [{ rule: 'criteria-unmet', file: 'src/subtract.js', line: 1, detail: 'no subtract' }] },
+          verdict: {
+            verdict: 'reject',
+            findings: [{ rule: 'criteria-unmet', file: 'src/subtract.js', line: 1, detail: 'no subtract' }],
+          },
         },
       },
     });

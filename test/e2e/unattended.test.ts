@@ -8,7 +8,9 @@ import { readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 describe('unattended runs: cron, launchd, on-finish', () => {
   it('the printed crontab line, run as cron would (sh, from anywhere), runs the loop in the repository', async () => {
     const { repo, aux } = await calcRepo();
-    const agent = await scriptedAgent(aux, { repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } } });
+    const agent = await scriptedAgent(aux, {
+      repeat: { write: { 'x.txt': 'x' }, commit: 'x', claim: { complete: true } },
+    });
     const printed = await runCli(repo, [
       'schedule',
       '--cron',
@@ -25,7 +27,9 @@ describe('unattended runs: cron, launchd, on-finish', () => {
     expect(line.startsWith('0 1 * * * cd ')).toBe(true);
     const command = line.split(' ').slice(5).join(' ');
     await execa('sh', ['-c', command], { cwd: aux, env: {} });
-    expect(await readJson<{ stopReason: string }>(join(repo, '.star/report.json'))).toMatchObject({ stopReason: 'complete' });
+    expect(await readJson<{ stopReason: string }>(join(repo, '.star/report.json'))).toMatchObject({
+      stopReason: 'complete',
+    });
     expect(await readFile(join(repo, '.star/cron.log'), 'utf8')).toContain('star-loop: complete');
   });
 

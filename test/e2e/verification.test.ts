@@ -39,7 +39,14 @@ describe('the adversarial verifier and the verification modes', () => {
           {
             verdict: {
               verdict: 'reject',
-              findings: [{ rule: 'criteria-unmet', file: 'src/subtract.js', line: 1, detail: 'negative results are not covered' }],
+              findings: [
+                {
+                  rule: 'criteria-unmet',
+                  file: 'src/subtract.js',
+                  line: 1,
+                  detail: 'negative results are not covered',
+                },
+              ],
             },
           },
           { verdict: { verdict: 'accept', findings: [] } },
@@ -59,7 +66,10 @@ describe('the adversarial verifier and the verification modes', () => {
 
     const calls = await agent.calls();
     const verifierCall = calls.find((c) => c.role === 'verifier');
-    expect(verifierCall?.env).toMatchObject({ STAR_ROLE: 'verifier', STAR_VERDICT_FILE: join(repo, '.star/verdict.json') });
+    expect(verifierCall?.env).toMatchObject({
+      STAR_ROLE: 'verifier',
+      STAR_VERDICT_FILE: join(repo, '.star/verdict.json'),
+    });
     const verifierPrompt = await readFile(join(repo, '.star/runs/0001/verifier-prompt.md'), 'utf8');
     expect(verifierPrompt).toContain('try to prove that claim wrong');
     expect(verifierPrompt).toContain('feat: subtract');
@@ -109,11 +119,23 @@ describe('the adversarial verifier and the verification modes', () => {
       repeat: {},
       verifier: { repeat: { write: { 'src/subtract.js': 'oops\n' }, verdict: { verdict: 'accept', findings: [] } } },
     });
-    await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--max-iterations', '2']);
+    await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--max-iterations',
+      '2',
+    ]);
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state.records[0]?.verdict).toBe('rejected');
     expect(state.records[0]?.findings.map((f) => f.rule)).toContain('verifier-modified-repo');
-    expect(await git(repo, 'log', '-1', '--format=%s')).toBe('star-loop: iteration 1 (changes the verifier made, kept for review)');
+    expect(await git(repo, 'log', '-1', '--format=%s')).toBe(
+      'star-loop: iteration 1 (changes the verifier made, kept for review)',
+    );
   });
 
   it('--verifier-agent and --verifier-model choose a different verifier (here: Claude Code’s stream-json)', async () => {
@@ -121,12 +143,18 @@ describe('the adversarial verifier and the verification modes', () => {
     const implementer = await scriptedAgent(aux, { steps: [claimWork] }, 'implementer');
     const verifier = await scriptedAgent(
       aux,
-      { format: 'claude-stream-json', verifier: { repeat: { verdict: { verdict: 'accept', findings: [] }, final: 'No problems found.' } } },
+      {
+        format: 'claude-stream-json',
+        verifier: { repeat: { verdict: { verdict: 'accept', findings: [] }, final: 'No problems found.' } },
+      },
       'verifier',
     );
     const bin = join(aux, 'bin');
     await mkdir(bin, { recursive: true });
-    await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${verifier.file}" "$@"\n`);
+    await writeFile(
+      join(bin, 'claude'),
+      `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${verifier.file}" "$@"\n`,
+    );
     await chmod(join(bin, 'claude'), 0o755);
     const result = await runCli(
       repo,
@@ -148,7 +176,9 @@ describe('the adversarial verifier and the verification modes', () => {
     expect(result.exitCode).toBe(0);
     const [call] = await verifier.calls();
     expect(call?.role).toBe('verifier');
-    expect(call?.argv).toEqual(expect.arrayContaining(['-p', '--output-format', 'stream-json', '--model', 'judge-model']));
+    expect(call?.argv).toEqual(
+      expect.arrayContaining(['-p', '--output-format', 'stream-json', '--model', 'judge-model']),
+    );
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state.records[0]?.verification?.verifier).toMatchObject({ agent: 'claude', verdict: 'accept' });
     expect((await implementer.calls()).map((c) => c.role)).toEqual(['implementer']);
@@ -158,7 +188,13 @@ describe('the adversarial verifier and the verification modes', () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prd });
     // The test gate would fail: nothing checks it.
     const agent = await scriptedAgent(aux, {
-      steps: [{ write: { 'test/broken.test.js': testFor('add', 'add(1, 1)', '3') }, commit: 'wip', claim: { complete: true } }],
+      steps: [
+        {
+          write: { 'test/broken.test.js': testFor('add', 'add(1, 1)', '3') },
+          commit: 'wip',
+          claim: { complete: true },
+        },
+      ],
     });
     const result = await runCli(repo, [
       'run',
@@ -194,7 +230,17 @@ describe('the adversarial verifier and the verification modes', () => {
         claimWork,
       ],
     });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--verify', 'every']);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--verify',
+      'every',
+    ]);
     expect(result.exitCode).toBe(0);
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state.records.map((r) => r.verdict)).toEqual(['no-claim', 'accepted']);
@@ -226,7 +272,12 @@ describe('the adversarial verifier and the verification modes', () => {
     await writeFile(
       join(repo, 'star.config.json'),
       JSON.stringify({
-        gates: [{ name: 'flaky', command: `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; test $n -lt 2` }],
+        gates: [
+          {
+            name: 'flaky',
+            command: `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}; test $n -lt 2`,
+          },
+        ],
       }),
     );
     await git(repo, 'add', '-A');
@@ -234,7 +285,9 @@ describe('the adversarial verifier and the verification modes', () => {
     const agent = await scriptedAgent(aux, { steps: [claimWork] });
     const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd]);
     expect(result.exitCode).toBe(4);
-    const report = await readJson<{ stopReason: string; recheck: { findings: Array<{ rule: string }> } }>(join(repo, '.star/report.json'));
+    const report = await readJson<{ stopReason: string; recheck: { findings: Array<{ rule: string }> } }>(
+      join(repo, '.star/report.json'),
+    );
     expect(report.stopReason).toBe('regressed');
     expect(report.recheck.findings.map((f) => f.rule)).toEqual(['gate-failed']);
     expect(await readFile(join(repo, '.star/report.md'), 'utf8')).toContain('## Accepted earlier, broken now');

@@ -27,10 +27,14 @@ export async function ensureAgentClis(): Promise<string> {
     await mkdir(CLI_CACHE, { recursive: true });
     await writeFile(join(CLI_CACHE, 'package.json'), '{"name":"star-loop-agent-clis","private":true}\n');
     // The Claude Code and opencode postinstall scripts put their native binaries in place: they must run.
-    await execa('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', ...Object.values(PINNED_CLIS)], {
-      cwd: CLI_CACHE,
-      timeout: 600_000,
-    });
+    await execa(
+      'npm',
+      ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', ...Object.values(PINNED_CLIS)],
+      {
+        cwd: CLI_CACHE,
+        timeout: 600_000,
+      },
+    );
     await writeFile(marker, wanted);
   }
   return bin;

@@ -4,7 +4,12 @@ import type { ChangeSet, FileChange } from '../../src/verify/change-set.js';
  * A FileChange from before/after text, for detector unit tests: lines only in `after` are added, lines only
  * in `before` removed (a multiset difference; enough for the small texts these tests use).
  */
-export function fileChange(path: string, before: string | undefined, after: string | undefined, oldPath?: string): FileChange {
+export function fileChange(
+  path: string,
+  before: string | undefined,
+  after: string | undefined,
+  oldPath?: string,
+): FileChange {
   const b = before?.split('\n') ?? [];
   const a = after?.split('\n') ?? [];
   const diff = (from: string[], to: string[]) => {

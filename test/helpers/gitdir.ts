@@ -28,7 +28,10 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
  * A real git repository in a temp folder: `files` committed on `main`, then a work branch checked out
  * (star-loop's loops run on a branch of their own).
  */
-export async function gitdir(files: Record<string, string> = {}, options: { branch?: string; commit?: boolean } = {}): Promise<string> {
+export async function gitdir(
+  files: Record<string, string> = {},
+  options: { branch?: string; commit?: boolean } = {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'star-loop-test-'));
   await git(dir, 'init', '--quiet', '--initial-branch', 'main');
   await git(dir, 'config', 'user.name', 'Test User');

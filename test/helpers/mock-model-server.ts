@@ -34,18 +34,36 @@ function turnOf(script: MockScript, role: 'implementer' | 'verifier', done: numb
 function sse(res: ServerResponse, events: Array<{ event?: string; data: unknown }>): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   for (const e of events)
-    res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`);
+    res.write(
+      `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`,
+    );
   res.end();
 }
 
-function anthropic(body: { stream?: boolean; messages?: Array<{ role: string }> }, turn: MockTurn, res: ServerResponse): void {
+function anthropic(
+  body: { stream?: boolean; messages?: Array<{ role: string }> },
+  turn: MockTurn,
+  res: ServerResponse,
+): void {
   const block =
     'shell' in turn
-      ? { type: 'tool_use', id: `toolu_${Date.now()}`, name: 'Bash', input: { command: turn.shell, description: 'run' } }
+      ? {
+          type: 'tool_use',
+          id: `toolu_${Date.now()}`,
+          name: 'Bash',
+          input: { command: turn.shell, description: 'run' },
+        }
       : { type: 'text', text: turn.text };
   const stop = 'shell' in turn ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output };
-  const message = { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: 'mock-model', stop_reason: null, usage };
+  const message = {
+    id: `msg_${Date.now()}`,
+    type: 'message',
+    role: 'assistant',
+    model: 'mock-model',
+    stop_reason: null,
+    usage,
+  };
   if (body.stream === false || body.stream === undefined) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ...message, content: [block], stop_reason: stop }));
@@ -103,10 +121,16 @@ function responses(turn: MockTurn, res: ServerResponse): void {
     total_tokens: USAGE.input + USAGE.output,
   };
   sse(res, [
-    { event: 'response.created', data: { type: 'response.created', response: { id, status: 'in_progress', output: [] } } },
+    {
+      event: 'response.created',
+      data: { type: 'response.created', response: { id, status: 'in_progress', output: [] } },
+    },
     { event: 'response.output_item.added', data: { type: 'response.output_item.added', output_index: 0, item } },
     { event: 'response.output_item.done', data: { type: 'response.output_item.done', output_index: 0, item } },
-    { event: 'response.completed', data: { type: 'response.completed', response: { id, status: 'completed', output: [item], usage } } },
+    {
+      event: 'response.completed',
+      data: { type: 'response.completed', response: { id, status: 'completed', output: [item], usage } },
+    },
   ]);
 }
 
@@ -138,7 +162,11 @@ function chat(turn: MockTurn, res: ServerResponse): void {
       data: {
         ...base,
         choices: [],
-        usage: { prompt_tokens: USAGE.input, completion_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output },
+        usage: {
+          prompt_tokens: USAGE.input,
+          completion_tokens: USAGE.output,
+          total_tokens: USAGE.input + USAGE.output,
+        },
       },
     },
     { data: '[DONE]' },
@@ -146,12 +174,19 @@ function chat(turn: MockTurn, res: ServerResponse): void {
 }
 
 function gemini(turn: MockTurn, res: ServerResponse): void {
-  const part = 'shell' in turn ? { functionCall: { name: 'run_shell_command', args: { command: turn.shell } } } : { text: turn.text };
+  const part =
+    'shell' in turn
+      ? { functionCall: { name: 'run_shell_command', args: { command: turn.shell } } }
+      : { text: turn.text };
   sse(res, [
     {
       data: {
         candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output },
+        usageMetadata: {
+          promptTokenCount: USAGE.input,
+          candidatesTokenCount: USAGE.output,
+          totalTokenCount: USAGE.input + USAGE.output,
+        },
         modelVersion: 'mock-model',
       },
     },
@@ -160,10 +195,16 @@ function gemini(turn: MockTurn, res: ServerResponse): void {
 
 function errorBody(api: string, status: number): unknown {
   const message = status === 429 ? 'mock 429: rate limited' : `mock ${status} error`;
-  if (api === 'anthropic') return { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } };
-  if (api === 'gemini') return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
+  if (api === 'anthropic')
+    return { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } };
+  if (api === 'gemini')
+    return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
   return {
-    error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: status === 429 ? 'rate_limit_exceeded' : null },
+    error: {
+      message,
+      type: status === 429 ? 'rate_limit_exceeded' : 'server_error',
+      code: status === 429 ? 'rate_limit_exceeded' : null,
+    },
   };
 }
 

@@ -14,7 +14,12 @@ export interface CliResult {
 
 /** Spawns the built CLI (`bin/star-loop.js` → `dist/`), as a user would. */
 export async function runCli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const result = await execa(process.execPath, [BIN, ...args], { cwd, env: { NO_COLOR: '1', ...env }, reject: false, timeout: 120_000 });
+  const result = await execa(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { NO_COLOR: '1', ...env },
+    reject: false,
+    timeout: 120_000,
+  });
   return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -45,7 +50,10 @@ export async function readJson<T = Record<string, unknown>>(file: string): Promi
 export async function fakeClaude(aux: string, scenarioFile: string): Promise<string> {
   const bin = join(aux, 'bin');
   await mkdir(bin, { recursive: true });
-  await writeFile(join(bin, 'claude'), `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${scenarioFile}" "$@"\n`);
+  await writeFile(
+    join(bin, 'claude'),
+    `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${scenarioFile}" "$@"\n`,
+  );
   await chmod(join(bin, 'claude'), 0o755);
   return `${bin}:${process.env.PATH ?? ''}`;
 }

@@ -13,7 +13,16 @@
 // STAR_VERDICT_FILE as given) and by default accepts. With `stories: {ID: script}`, the story in STAR_STORY_ID picks
 // its own script (and its own counters).
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 
 const scenarioFile = process.argv[2];
@@ -24,7 +33,9 @@ const verifier = process.env.STAR_ROLE === 'verifier';
 const storyId = process.env.STAR_STORY_ID;
 const own = storyId ? scenario.stories?.[storyId] : undefined;
 const base = own ?? scenario;
-const script = verifier ? (base.verifier ?? scenario.verifier ?? { repeat: { verdict: { verdict: 'accept', findings: [] } } }) : base;
+const script = verifier
+  ? (base.verifier ?? scenario.verifier ?? { repeat: { verdict: { verdict: 'accept', findings: [] } } })
+  : base;
 const counterFile = `${scenarioFile}${own ? `.${storyId}` : ''}${verifier ? '.verifier' : ''}.calls`;
 const call = (existsSync(counterFile) ? Number(readFileSync(counterFile, 'utf8')) : 0) + 1;
 writeFileSync(counterFile, String(call));
@@ -43,7 +54,9 @@ appendFileSync(
 );
 
 function git(...args) {
-  execFileSync('git', ['-c', 'user.name=Scripted Agent', '-c', 'user.email=agent@example.invalid', ...args], { stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.name=Scripted Agent', '-c', 'user.email=agent@example.invalid', ...args], {
+    stdio: 'ignore',
+  });
 }
 function out(obj) {
   process.stdout.write(`${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n`);
@@ -54,7 +67,8 @@ for (const [file, text] of Object.entries(step.write ?? {})) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text.replaceAll('{{call}}', String(call)));
 }
-for (const [file, text] of Object.entries(step.append ?? {})) appendFileSync(file, text.replaceAll('{{call}}', String(call)));
+for (const [file, text] of Object.entries(step.append ?? {}))
+  appendFileSync(file, text.replaceAll('{{call}}', String(call)));
 for (const file of step.delete ?? []) rmSync(file, { force: true });
 for (const [from, to] of Object.entries(step.rename ?? {})) {
   mkdirSync(dirname(to), { recursive: true });
@@ -67,10 +81,20 @@ if (step.flipPasses) {
 }
 if (step.commit) {
   git('add', '-A');
-  git('commit', '-q', '--allow-empty', ...(step.noVerify ? ['--no-verify'] : []), '-m', step.commit.replaceAll('{{call}}', String(call)));
+  git(
+    'commit',
+    '-q',
+    '--allow-empty',
+    ...(step.noVerify ? ['--no-verify'] : []),
+    '-m',
+    step.commit.replaceAll('{{call}}', String(call)),
+  );
 }
 if (step.verdict !== undefined && process.env.STAR_VERDICT_FILE) {
-  writeFileSync(process.env.STAR_VERDICT_FILE, typeof step.verdict === 'string' ? step.verdict : JSON.stringify(step.verdict));
+  writeFileSync(
+    process.env.STAR_VERDICT_FILE,
+    typeof step.verdict === 'string' ? step.verdict : JSON.stringify(step.verdict),
+  );
 }
 if (step.claim !== undefined && process.env.STAR_CLAIM_FILE) {
   writeFileSync(process.env.STAR_CLAIM_FILE, typeof step.claim === 'string' ? step.claim : JSON.stringify(step.claim));
@@ -95,15 +119,24 @@ if (format === 'claude-stream-json') {
     permissionMode: step.permissionMode ?? 'bypassPermissions',
     tools: ['Bash', 'Write'],
   });
-  if (step.echoPrompt) out({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: prompt }] } });
+  if (step.echoPrompt)
+    out({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: prompt }] } });
   for (const text of step.assistantTexts ?? [])
     out({ type: 'assistant', message: { content: [{ type: 'text', text }] }, session_id: 'sess-scripted' });
   for (const [i, name] of (step.toolNames ?? (step.toolCalls === 0 ? [] : ['Bash'])).entries())
-    out({ type: 'assistant', message: { content: [{ type: 'tool_use', id: `tu${i}`, name, input: {} }] }, session_id: 'sess-scripted' });
+    out({
+      type: 'assistant',
+      message: { content: [{ type: 'tool_use', id: `tu${i}`, name, input: {} }] },
+      session_id: 'sess-scripted',
+    });
   if (limited?.resetInSec !== undefined)
     out({
       type: 'rate_limit_event',
-      rate_limit_info: { status: 'rejected', resetsAt: Math.floor(Date.now() / 1000) + limited.resetInSec, rateLimitType: 'five_hour' },
+      rate_limit_info: {
+        status: 'rejected',
+        resetsAt: Math.floor(Date.now() / 1000) + limited.resetInSec,
+        rateLimitType: 'five_hour',
+      },
     });
   if (limited)
     out({
@@ -111,7 +144,12 @@ if (format === 'claude-stream-json') {
       message: { model: '<synthetic>', content: [{ type: 'text', text: final }] },
       error: status === 429 ? 'rate_limit' : 'server_error',
     });
-  const usage = step.usage ?? { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = step.usage ?? {
+    input_tokens: 100,
+    output_tokens: 20,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
   out({
     type: 'result',
     subtype: 'success',
@@ -121,7 +159,10 @@ if (format === 'claude-stream-json') {
     session_id: 'sess-scripted',
     ...(step.noCost ? {} : { total_cost_usd: step.costUsd ?? 0.0123 }),
     usage,
-    permission_denials: Array.from({ length: step.permissionDenials ?? 0 }, (_, i) => ({ tool_name: 'Bash', tool_use_id: `d${i}` })),
+    permission_denials: Array.from({ length: step.permissionDenials ?? 0 }, (_, i) => ({
+      tool_name: 'Bash',
+      tool_use_id: `d${i}`,
+    })),
   });
 } else {
   if (step.echoPrompt) process.stdout.write(prompt);

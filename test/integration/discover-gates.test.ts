@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { discoverGates } from '../../src/gates/discover-gates.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/gates/${name}/`, import.meta.url));
-const shape = (gates: Awaited<ReturnType<typeof discoverGates>>) => gates.map((g) => `${g.kind} | ${g.command} | ${g.source}`);
+const shape = (gates: Awaited<ReturnType<typeof discoverGates>>) =>
+  gates.map((g) => `${g.kind} | ${g.command} | ${g.source}`);
 
 describe('gate discovery reads the project’s own files (one discoverer per ecosystem)', () => {
   it.each([
@@ -23,7 +24,11 @@ describe('gate discovery reads the project’s own files (one discoverer per eco
     ['justfile', ['test | just test | justfile:7', 'other | just check | justfile:4']],
     [
       'pyproject',
-      ['typecheck | mypy . | pyproject.toml:7', 'lint | ruff check . | pyproject.toml:4', 'test | python -m pytest | pyproject.toml:10'],
+      [
+        'typecheck | mypy . | pyproject.toml:7',
+        'lint | ruff check . | pyproject.toml:4',
+        'test | python -m pytest | pyproject.toml:10',
+      ],
     ],
     ['cargo', ['lint | cargo clippy --all-targets | Cargo.toml:1', 'test | cargo test | Cargo.toml:1']],
     ['go', ['typecheck | go vet ./... | go.mod:1', 'test | go test ./... | go.mod:1']],

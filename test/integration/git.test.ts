@@ -83,7 +83,9 @@ describe('Git (the only owner of git), on real repositories', () => {
     await writeFile(join(dir, 'new.txt'), 'new\n');
     const commit = await repo.commitAll('star-loop: save');
     expect(commit).toBe(await git(dir, 'rev-parse', 'HEAD'));
-    expect(await git(dir, 'log', '-1', '--format=%an <%ae> %s')).toBe('star-loop <star-loop@localhost> star-loop: save');
+    expect(await git(dir, 'log', '-1', '--format=%an <%ae> %s')).toBe(
+      'star-loop <star-loop@localhost> star-loop: save',
+    );
     expect(await repo.workingChanges()).toEqual([]);
   });
 

@@ -28,7 +28,10 @@ const WORK = [
 ].join('\n');
 const SCRIPT: MockScript = {
   implementer: [{ shell: WORK }, { text: 'Subtract is done and tested.\n<promise>COMPLETE</promise>' }],
-  verifier: [{ shell: `printf '%s' '{"verdict":"accept","findings":[]}' > .star/verdict.json` }, { text: 'Checked: it holds.' }],
+  verifier: [
+    { shell: `printf '%s' '{"verdict":"accept","findings":[]}' > .star/verdict.json` },
+    { text: 'Checked: it holds.' },
+  ],
 };
 // Prices for the mock's model, so agents that report tokens but no cost get an estimated one.
 const CONFIG = { prices: { 'mock-model': { input: 1000, output: 1000 } }, backoff: { initial: '200ms', max: '1s' } };
@@ -66,8 +69,16 @@ async function setupCli(cli: Cli, url: string, bin: string): Promise<Setup> {
     }
     case 'gemini':
       await mkdir(join(home, '.gemini'));
-      await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-      Object.assign(env, { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true', TMPDIR: home });
+      await writeFile(
+        join(home, '.gemini', 'settings.json'),
+        JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
+      );
+      Object.assign(env, {
+        GEMINI_API_KEY: 'test-key',
+        GOOGLE_GEMINI_BASE_URL: url,
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        TMPDIR: home,
+      });
       return { env, args: ['--agent', 'gemini', '--model', 'gemini-2.5-pro'] };
     case 'opencode': {
       const config = join(home, 'opencode.json');
@@ -143,7 +154,12 @@ async function runThrough(cli: Cli, script: MockScript) {
   return { repo, result, state, requests: server.requests };
 }
 
-const EXPECTED_COST: Record<Cli, string> = { claude: 'reported', codex: 'estimated', gemini: 'estimated', opencode: 'estimated' };
+const EXPECTED_COST: Record<Cli, string> = {
+  claude: 'reported',
+  codex: 'estimated',
+  gemini: 'estimated',
+  opencode: 'estimated',
+};
 
 describe.each(['claude', 'codex', 'gemini', 'opencode'] as const)('the real %s CLI, driven by star-loop', (cli) => {
   it('edits the repository inside an iteration; the claim is verified by the same CLI as verifier; a usage record', async () => {

@@ -117,7 +117,14 @@ describe('every adapter reads its CLI’s recorded output: final message, errors
     ]);
     expect(cursor).toMatchObject({ finalMessage: 'Done.', toolCalls: 1, inputTokens: 7, outputTokens: 3 });
     const grok = createGrokParser();
-    for (const line of ['warming up', '{', '  "text": "All done.",', '  "stopReason": "EndTurn",', '  "sessionId": "g1"', '}'])
+    for (const line of [
+      'warming up',
+      '{',
+      '  "text": "All done.",',
+      '  "stopReason": "EndTurn",',
+      '  "sessionId": "g1"',
+      '}',
+    ])
       grok.onLine(line);
     expect(grok.result()).toMatchObject({ finalMessage: 'All done.', sessionId: 'g1', permissionDenials: 0 });
     const cancelled = createGrokParser();
@@ -152,8 +159,17 @@ describe('adapters: invocations and environment', () => {
 
   it('each named agent gets only its own credentials; the push-blocking git config always; --pass-env lets one through', () => {
     const names = (name: string, extra: Partial<AgentContext> = {}) =>
-      Object.keys(getAgentAdapter(name).invocation({ ...ctx, ...extra }).env).filter((k) => ctx.baseEnv[k] !== undefined);
-    expect(names('claude')).toEqual(['PATH', 'HOME', 'ANTHROPIC_API_KEY', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0', 'GIT_CONFIG_COUNT']);
+      Object.keys(getAgentAdapter(name).invocation({ ...ctx, ...extra }).env).filter(
+        (k) => ctx.baseEnv[k] !== undefined,
+      );
+    expect(names('claude')).toEqual([
+      'PATH',
+      'HOME',
+      'ANTHROPIC_API_KEY',
+      'GIT_CONFIG_KEY_0',
+      'GIT_CONFIG_VALUE_0',
+      'GIT_CONFIG_COUNT',
+    ]);
     expect(names('codex')).toContain('OPENAI_API_KEY');
     expect(names('codex')).not.toContain('ANTHROPIC_API_KEY');
     expect(names('gemini')).toContain('GEMINI_API_KEY');
@@ -164,7 +180,11 @@ describe('adapters: invocations and environment', () => {
     expect(names('codex', { passEnv: ['DATABASE_PASSWORD'] })).toContain('DATABASE_PASSWORD');
     // A user's own command gets the user's whole environment.
     expect(names('command', { agentCmd: 'x' })).toContain('GITHUB_TOKEN');
-    expect(agentEnv(ctx, [])).toMatchObject({ STAR_ITERATION: '3', STAR_ROLE: 'implementer', STAR_CLAIM_FILE: '/repo/.star/claim.json' });
+    expect(agentEnv(ctx, [])).toMatchObject({
+      STAR_ITERATION: '3',
+      STAR_ROLE: 'implementer',
+      STAR_CLAIM_FILE: '/repo/.star/claim.json',
+    });
   });
 
   it('prompt on stdin where the CLI reads it, in argv or a file where it does not; the model flag each CLI knows', () => {

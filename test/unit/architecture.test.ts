@@ -117,7 +117,9 @@ describe('architecture rules', async () => {
 
   it('only the CLI entry ends the process', () => {
     // The demo agent is a program of its own, not part of the runner.
-    expect(files.filter((f) => /process\.exit\(/.test(f.text) && f.file !== 'demo/demo-agent.ts').map((f) => f.file)).toEqual([]);
+    expect(
+      files.filter((f) => /process\.exit\(/.test(f.text) && f.file !== 'demo/demo-agent.ts').map((f) => f.file),
+    ).toEqual([]);
   });
 
   it('star-loop never reverts, resets, stashes or cleans: no such git verb appears in the git owner', () => {

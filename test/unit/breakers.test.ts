@@ -33,7 +33,9 @@ describe('headless hazards', () => {
       name: 'asked-question',
       evidence: 'Shall I continue?',
     });
-    expect(detectHazard({ ...base, output: o({ toolCalls: 0, finalMessage: 'I would do it.' }) })?.name).toBe('no-tool-calls');
+    expect(detectHazard({ ...base, output: o({ toolCalls: 0, finalMessage: 'I would do it.' }) })?.name).toBe(
+      'no-tool-calls',
+    );
     expect(detectHazard({ ...base, output: o({ finalMessage: 'ok' }) })?.name).toBe('idle-exit');
     expect(detectHazard({ ...base, moved: true, output: o({ permissionDenials: 2 }) })).toBeUndefined();
     expect(detectHazard({ ...base, claimed: true, output: o({ finalMessage: 'Is this ok?' }) })).toBeUndefined();
@@ -61,12 +63,17 @@ describe('claim and plan breakers', () => {
   const claim = { sources: ['claim-file' as const], stories: ['US-1'], task: false, summary: 'done' };
   it('a rejected claim repeated word for word on an unchanged tree', () => {
     const first = rec({ n: 1, story: 'US-1', verdict: 'rejected', claim, endTree: 't1' });
-    expect(detectRepeatedClaim([first, rec({ n: 2, story: 'US-1', verdict: 'rejected', claim, endTree: 't1' })])).toContain(
-      'word for word',
-    );
-    expect(detectRepeatedClaim([first, rec({ n: 2, story: 'US-1', verdict: 'rejected', claim, endTree: 't2' })])).toBeUndefined();
     expect(
-      detectRepeatedClaim([first, rec({ n: 2, story: 'US-1', verdict: 'rejected', claim: { ...claim, summary: 'fixed' }, endTree: 't1' })]),
+      detectRepeatedClaim([first, rec({ n: 2, story: 'US-1', verdict: 'rejected', claim, endTree: 't1' })]),
+    ).toContain('word for word');
+    expect(
+      detectRepeatedClaim([first, rec({ n: 2, story: 'US-1', verdict: 'rejected', claim, endTree: 't2' })]),
+    ).toBeUndefined();
+    expect(
+      detectRepeatedClaim([
+        first,
+        rec({ n: 2, story: 'US-1', verdict: 'rejected', claim: { ...claim, summary: 'fixed' }, endTree: 't1' }),
+      ]),
     ).toBeUndefined();
     expect(
       detectRepeatedClaim([
@@ -79,6 +86,8 @@ describe('claim and plan breakers', () => {
   it('the plan going A, B, A, B is oscillation even when the trees all differ', () => {
     const records = ['a', 'b', 'a', 'b'].map((planHash, i) => rec({ planHash, endTree: `t${i}` }));
     expect(detectOscillation(records)).toContain('two versions of the plan');
-    expect(detectOscillation(['a', 'b', 'c', 'b'].map((planHash, i) => rec({ planHash, endTree: `t${i}` })))).toBeUndefined();
+    expect(
+      detectOscillation(['a', 'b', 'c', 'b'].map((planHash, i) => rec({ planHash, endTree: `t${i}` }))),
+    ).toBeUndefined();
   });
 });

@@ -10,7 +10,11 @@ const base: ClaimInput = {
   storyIds: new Set(['US-001', 'US-002', 'US-003']),
   passed: new Set(['US-001']),
 };
-const file = (claim: object) => ({ kind: 'valid' as const, claim: claim as { complete: boolean }, text: JSON.stringify(claim) });
+const file = (claim: object) => ({
+  kind: 'valid' as const,
+  claim: claim as { complete: boolean },
+  text: JSON.stringify(claim),
+});
 
 describe('hasPromise', () => {
   it.each([
@@ -35,7 +39,11 @@ describe('collectClaim', () => {
     ],
     ['claim file without story → the selected story', { claimFile: file({ complete: true }) }, { stories: ['US-002'] }],
     ['claim file, complete false → no claim', { claimFile: file({ complete: false, summary: 'half' }) }, undefined],
-    ['malformed claim file → no claim', { claimFile: { kind: 'invalid', reason: 'not valid JSON', text: '{' } }, undefined],
+    [
+      'malformed claim file → no claim',
+      { claimFile: { kind: 'invalid', reason: 'not valid JSON', text: '{' } },
+      undefined,
+    ],
     [
       'promise alone on a line → the selected story',
       { finalMessage: 'ok\n<promise>COMPLETE</promise>' },
@@ -62,12 +70,14 @@ describe('collectClaim', () => {
   });
 
   it('explains why a claim was ignored, and keeps the summary of an honest "not complete"', () => {
-    expect(collectClaim({ ...base, claimFile: { kind: 'invalid', reason: 'complete: expected boolean', text: '{}' } }).notes).toEqual([
-      '.star/claim.json ignored: complete: expected boolean',
-    ]);
+    expect(
+      collectClaim({ ...base, claimFile: { kind: 'invalid', reason: 'complete: expected boolean', text: '{}' } }).notes,
+    ).toEqual(['.star/claim.json ignored: complete: expected boolean']);
     expect(collectClaim({ ...base, claimFile: file({ complete: true, story: 'US-001' }) }).notes).toEqual([
       'claim for US-001 ignored: it already passes',
     ]);
-    expect(collectClaim({ ...base, claimFile: file({ complete: false, summary: 'half way' }) }).summary).toBe('half way');
+    expect(collectClaim({ ...base, claimFile: file({ complete: false, summary: 'half way' }) }).summary).toBe(
+      'half way',
+    );
   });
 });

@@ -17,7 +17,12 @@ describe('measureMovement', () => {
   };
   it.each([
     ['nothing happened', {}, false, []],
-    ['a commit with new content', { endHead: 'b', endTree: 'u', filesChanged: 2 }, true, ['HEAD moved', '2 file(s) changed']],
+    [
+      'a commit with new content',
+      { endHead: 'b', endTree: 'u', filesChanged: 2 },
+      true,
+      ['HEAD moved', '2 file(s) changed'],
+    ],
     ['an empty commit, or a flip that star-loop set back, is not movement', { endHead: 'b' }, false, []],
     ['an accepted story', { acceptedStories: ['US-1'] }, true, ['US-1 accepted']],
     ['an accepted task', { taskAccepted: true }, true, ['task accepted']],
@@ -46,7 +51,11 @@ describe('decideNextStep', () => {
   };
   it.each<[string, Partial<NextStepInput>, string]>([
     ['work left and budget left → iterate', {}, 'iterate'],
-    ['no work left → complete, even on the last iteration', { remaining: 0, iterationsThisRun: 20, aborted: true }, 'complete'],
+    [
+      'no work left → complete, even on the last iteration',
+      { remaining: 0, iterationsThisRun: 20, aborted: true },
+      'complete',
+    ],
     ['aborted → stopped', { aborted: true }, 'stopped'],
     ['stalled → stalled', { stalled: '3 in a row' }, 'stalled'],
     ['iterations used up → max-iterations', { iterationsThisRun: 20 }, 'max-iterations'],
@@ -55,8 +64,16 @@ describe('decideNextStep', () => {
     ['…and with two left, the iteration may start', { iterationsThisRun: 18, reserve: 1 }, 'iterate'],
     ['time used up → max-time', { activeMs: 60_000 }, 'max-time'],
     ['no time limit → iterate', { maxTimeMs: undefined, activeMs: 9e9 }, 'iterate'],
-    ['a fleet refused the iteration → its reason', { denied: { reason: 'max-cost', detail: 'the fleet: spent' } }, 'max-cost'],
-    ['all done, but an accepted story regressed → regressed', { remaining: 0, regressed: 'US-001 no longer holds' }, 'regressed'],
+    [
+      'a fleet refused the iteration → its reason',
+      { denied: { reason: 'max-cost', detail: 'the fleet: spent' } },
+      'max-cost',
+    ],
+    [
+      'all done, but an accepted story regressed → regressed',
+      { remaining: 0, regressed: 'US-001 no longer holds' },
+      'regressed',
+    ],
     ['iterations used up with stories parked → parked', { iterationsThisRun: 20, parkedStories: ['US-002'] }, 'parked'],
     ['time used up with stories parked → parked', { activeMs: 60_000, parkedStories: ['US-002'] }, 'parked'],
     [
@@ -124,7 +141,8 @@ describe('errorSignature', () => {
 describe('detectOscillation', () => {
   it('spots A, B, A, B and nothing else', async () => {
     const { detectOscillation } = await import('../../src/loop/breakers.js');
-    const records = (trees: string[]) => trees.map((endTree) => ({ endTree }) as Parameters<typeof detectOscillation>[0][number]);
+    const records = (trees: string[]) =>
+      trees.map((endTree) => ({ endTree }) as Parameters<typeof detectOscillation>[0][number]);
     expect(detectOscillation(records(['a', 'b', 'a', 'b']))).toContain('alternated between two states');
     expect(detectOscillation(records(['x', 'a', 'b', 'a', 'b']))).toBeDefined();
     expect(detectOscillation(records(['a', 'b', 'c', 'b']))).toBeUndefined();

@@ -15,14 +15,18 @@ const rules = (findings: Array<{ rule: string }>) => findings.map((f) => f.rule)
 
 describe('testRemoval', () => {
   it('flags a deleted test file and a test file renamed to a non-test path', () => {
-    expect(rules(testRemoval.detect(changeSet([fileChange('test/a.test.js', TEST, undefined)])))).toEqual(['test-file-removed']);
+    expect(rules(testRemoval.detect(changeSet([fileChange('test/a.test.js', TEST, undefined)])))).toEqual([
+      'test-file-removed',
+    ]);
     expect(rules(testRemoval.detect(changeSet([fileChange('test/a.js.bak', TEST, TEST, 'test/a.test.js')])))).toEqual([
       'test-file-removed',
     ]);
   });
 
   it('flags a removed case with its file and line, but not cases moved to another file', () => {
-    const removed = testRemoval.detect(changeSet([fileChange('test/a.test.js', TEST, TEST.replace(/\ntest\('two'[\s\S]*$/, '\n'))]));
+    const removed = testRemoval.detect(
+      changeSet([fileChange('test/a.test.js', TEST, TEST.replace(/\ntest\('two'[\s\S]*$/, '\n'))]),
+    );
     expect(removed).toEqual([expect.objectContaining({ rule: 'test-case-removed', file: 'test/a.test.js', line: 8 })]);
     const split = [
       fileChange('test/a.test.js', TEST, TEST.replace(/\ntest\('two'[\s\S]*$/, '\n')),
@@ -33,9 +37,9 @@ describe('testRemoval', () => {
 
   it('counts Python test functions by name', () => {
     const before = 'def test_a():\n    assert a()\n\ndef test_b():\n    assert b()\n';
-    expect(rules(testRemoval.detect(changeSet([fileChange('tests/test_x.py', before, 'def test_a():\n    assert a()\n')])))).toEqual([
-      'test-case-removed',
-    ]);
+    expect(
+      rules(testRemoval.detect(changeSet([fileChange('tests/test_x.py', before, 'def test_a():\n    assert a()\n')]))),
+    ).toEqual(['test-case-removed']);
   });
 });
 
@@ -50,12 +54,19 @@ describe('skipMarkers', () => {
     ['a_test.go', '\tt.Skip("flaky")'],
     ['src/test/java/ATest.java', '    @Disabled'],
   ])('%s: %s', (path, line) => {
-    expect(rules(skipMarkers.detect(changeSet([fileChange(path, 'x\n', `x\n${line}\n`)])))).toEqual(['skip-marker-added']);
+    expect(rules(skipMarkers.detect(changeSet([fileChange(path, 'x\n', `x\n${line}\n`)])))).toEqual([
+      'skip-marker-added',
+    ]);
   });
 
   it('ignores markers in comments and markers that only moved', () => {
-    expect(skipMarkers.detect(changeSet([fileChange('test/a.test.js', 'x\n', "x\n// test.skip('old')\n")]))).toEqual([]);
-    const moved = [fileChange('test/a.test.js', "test.skip('a')\n", ''), fileChange('test/b.test.js', undefined, "test.skip('a')\n")];
+    expect(skipMarkers.detect(changeSet([fileChange('test/a.test.js', 'x\n', "x\n// test.skip('old')\n")]))).toEqual(
+      [],
+    );
+    const moved = [
+      fileChange('test/a.test.js', "test.skip('a')\n", ''),
+      fileChange('test/b.test.js', undefined, "test.skip('a')\n"),
+    ];
     expect(skipMarkers.detect(changeSet(moved))).toEqual([]);
   });
 });
@@ -65,7 +76,9 @@ describe('weakenedAssertions', () => {
     const findings = weakenedAssertions.detect(
       changeSet([fileChange('test/a.test.js', TEST, TEST.replace('  assert.equal(f(2), 4);\n', ''))]),
     );
-    expect(findings).toEqual([expect.objectContaining({ rule: 'assertions-removed', detail: 'test "one" has 1 assertion(s), 2 before' })]);
+    expect(findings).toEqual([
+      expect.objectContaining({ rule: 'assertions-removed', detail: 'test "one" has 1 assertion(s), 2 before' }),
+    ]);
   });
 
   it.each([
@@ -75,7 +88,9 @@ describe('weakenedAssertions', () => {
   ])('%s → %s', (replacement, rule) => {
     expect(
       rules(
-        weakenedAssertions.detect(changeSet([fileChange('test/a.test.js', TEST, TEST.replace('assert.equal(f(3), 6);', replacement))])),
+        weakenedAssertions.detect(
+          changeSet([fileChange('test/a.test.js', TEST, TEST.replace('assert.equal(f(3), 6);', replacement))]),
+        ),
       ),
     ).toContain(rule);
   });
@@ -93,7 +108,9 @@ describe('weakenedAssertions', () => {
     ['self.assertAlmostEqual(r, 0.33, places=6)', 'self.assertAlmostEqual(r, 0.33, places=1)'],
   ])('tolerance widened: %s → %s', (from, to) => {
     const path = from.includes('expect') ? 'test/a.test.js' : 'tests/test_a.py';
-    expect(rules(weakenedAssertions.detect(changeSet([fileChange(path, `x\n${from}\n`, `x\n${to}\n`)])))).toContain('tolerance-widened');
+    expect(rules(weakenedAssertions.detect(changeSet([fileChange(path, `x\n${from}\n`, `x\n${to}\n`)])))).toContain(
+      'tolerance-widened',
+    );
   });
 
   it('a narrower tolerance is fine', () => {
@@ -108,9 +125,13 @@ describe('weakenedAssertions', () => {
 describe('snapshotRegenerated', () => {
   const snap = fileChange('test/__snapshots__/a.test.js.snap', 'exports[`a`] = `1`;\n', 'exports[`a`] = `2`;\n');
   it('flags a snapshot rewritten with no test change, not one the tests explain', () => {
-    expect(rules(snapshotRegenerated.detect(changeSet([snap, fileChange('src/a.js', 'a\n', 'b\n')])))).toEqual(['snapshot-regenerated']);
+    expect(rules(snapshotRegenerated.detect(changeSet([snap, fileChange('src/a.js', 'a\n', 'b\n')])))).toEqual([
+      'snapshot-regenerated',
+    ]);
     expect(
-      snapshotRegenerated.detect(changeSet([snap, fileChange('src/a.js', 'a\n', 'b\n'), fileChange('test/a.test.js', 'a\n', 'b\n')])),
+      snapshotRegenerated.detect(
+        changeSet([snap, fileChange('src/a.js', 'a\n', 'b\n'), fileChange('test/a.test.js', 'a\n', 'b\n')]),
+      ),
     ).toEqual([]);
   });
 });
@@ -125,7 +146,9 @@ describe('lintEscapes', () => {
     ['a.go', 'x := 1 //nolint'],
     ['src/A.java', '@SuppressWarnings("unchecked")'],
   ])('%s: %s', (path, line) => {
-    expect(rules(lintEscapes.detect(changeSet([fileChange(path, 'x\n', `x\n${line}\n`)])))).toEqual(['lint-escape-added']);
+    expect(rules(lintEscapes.detect(changeSet([fileChange(path, 'x\n', `x\n${line}\n`)])))).toEqual([
+      'lint-escape-added',
+    ]);
   });
 });
 
@@ -149,11 +172,17 @@ describe('stubs', () => {
   it('hard-coded expected value: flagged for a function with arguments returning the test literal, not for real code', () => {
     const test = fileChange('test/m.test.js', undefined, "test('m', () => assert.equal(m(2, 3), 6));\n");
     expect(
-      rules(stubs.detect(changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return 6;\n}\n'), test]))),
+      rules(
+        stubs.detect(
+          changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return 6;\n}\n'), test]),
+        ),
+      ),
     ).toEqual(['hardcoded-expected-value']);
-    expect(stubs.detect(changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return a * b;\n}\n'), test]))).toEqual(
-      [],
-    );
+    expect(
+      stubs.detect(
+        changeSet([fileChange('src/m.js', undefined, 'export function m(a, b) {\n  return a * b;\n}\n'), test]),
+      ),
+    ).toEqual([]);
   });
 
   it('a TODO comment beside real code is not a stub', () => {

@@ -19,9 +19,18 @@ import { describeFleetStatus, renderFleetStatus } from '../../src/report/describ
 import { renderFleetLine } from '../../src/report/render-fleet-line.js';
 import { type FleetState, type FleetStory, newFleetStory } from '../../src/state/fleet-state-schema.js';
 
-const story = (id: string, extra: Partial<Prd['userStories'][number]> = {}) => ({ id, title: id, passes: false, ...extra });
+const story = (id: string, extra: Partial<Prd['userStories'][number]> = {}) => ({
+  id,
+  title: id,
+  passes: false,
+  ...extra,
+});
 const prd = (...stories: Prd['userStories']): Prd => ({ branchName: 'work', userStories: stories });
-const entry = (status: FleetStory['status'], extra: Partial<FleetStory> = {}): FleetStory => ({ ...newFleetStory(), status, ...extra });
+const entry = (status: FleetStory['status'], extra: Partial<FleetStory> = {}): FleetStory => ({
+  ...newFleetStory(),
+  status,
+  ...extra,
+});
 
 describe('the fleet queue', () => {
   it('branches: <branchName>--<id> (git cannot hold both `work` and `work/US-1`), ids made safe for refs', () => {
@@ -31,7 +40,12 @@ describe('the fleet queue', () => {
   });
 
   it('ready: priority order; dependencies count once merged (or passing); taken and parked stories are left out', () => {
-    const p = prd(story('A', { priority: 2 }), story('B', { priority: 1 }), story('C', { dependsOn: ['A'] }), story('D', { passes: true }));
+    const p = prd(
+      story('A', { priority: 2 }),
+      story('B', { priority: 1 }),
+      story('C', { dependsOn: ['A'] }),
+      story('D', { passes: true }),
+    );
     expect(fleetReadyStories(p, { stories: {} })).toEqual(['B', 'A']);
     expect(fleetReadyStories(p, { stories: { B: entry('running'), A: entry('merging') } })).toEqual([]);
     expect(fleetReadyStories(p, { stories: { A: entry('merged') } })).toEqual(['B', 'C']);
@@ -45,7 +59,15 @@ describe('the fleet queue', () => {
 describe('shared budgets: the permit before each worker iteration', () => {
   const base: PermitInput = {
     limits: { maxIterations: 10 },
-    spent: { iterations: 0, verifierRuns: 0, costUsd: 0, tokens: 0, unknownCostRuns: 0, dearestCostUsd: 0, dearestTokens: 0 },
+    spent: {
+      iterations: 0,
+      verifierRuns: 0,
+      costUsd: 0,
+      tokens: 0,
+      unknownCostRuns: 0,
+      dearestCostUsd: 0,
+      dearestTokens: 0,
+    },
     unverified: 0,
     inflight: 0,
     verify: true,
@@ -55,7 +77,12 @@ describe('shared budgets: the permit before each worker iteration', () => {
 
   it.each([
     ['granted with room', base, true, undefined],
-    ['a stopping fleet refuses', { ...base, stopping: { reason: 'stopped' as const, detail: 'stopped by the user' } }, false, 'stopped'],
+    [
+      'a stopping fleet refuses',
+      { ...base, stopping: { reason: 'stopped' as const, detail: 'stopped by the user' } },
+      false,
+      'stopped',
+    ],
     [
       'iterations and verifier runs of every worker count',
       { ...base, spent: spent({ iterations: 7, verifierRuns: 2 }) },
@@ -68,7 +95,12 @@ describe('shared budgets: the permit before each worker iteration', () => {
       false,
       'max-iterations',
     ],
-    ['…and with one fewer under way there is room', { ...base, spent: spent({ iterations: 5 }), unverified: 3 }, true, undefined],
+    [
+      '…and with one fewer under way there is room',
+      { ...base, spent: spent({ iterations: 5 }), unverified: 3 },
+      true,
+      undefined,
+    ],
     ['…but not when verification is off', { ...base, spent: spent({ iterations: 9 }), verify: false }, true, undefined],
     ['time', { ...base, limits: { maxIterations: 10, maxTimeMs: 1000 }, activeMs: 1000 }, false, 'max-time'],
     [
@@ -77,10 +109,20 @@ describe('shared budgets: the permit before each worker iteration', () => {
       false,
       'max-cost',
     ],
-    ['tokens', { ...base, limits: { maxIterations: 10, maxTokens: 100 }, spent: spent({ tokens: 100 }) }, false, 'max-tokens'],
+    [
+      'tokens',
+      { ...base, limits: { maxIterations: 10, maxTokens: 100 }, spent: spent({ tokens: 100 }) },
+      false,
+      'max-tokens',
+    ],
     [
       'cost: iterations under way count as the dearest so far',
-      { ...base, limits: { maxIterations: 10, maxCostUsd: 1.6 }, spent: spent({ costUsd: 1, dearestCostUsd: 0.5 }), inflight: 1 },
+      {
+        ...base,
+        limits: { maxIterations: 10, maxCostUsd: 1.6 },
+        spent: spent({ costUsd: 1, dearestCostUsd: 0.5 }),
+        inflight: 1,
+      },
       false,
       'max-cost',
     ],
@@ -100,24 +142,44 @@ describe('shared budgets: the permit before each worker iteration', () => {
 describe('what a worker’s end means', () => {
   const end = { stderrTail: '', fleetStopping: false };
   it.each([
-    ['verified: to the merge', { ...end, exitCode: 0, finished: { stopReason: 'complete' as const, detail: '' } }, 'merge'],
+    [
+      'verified: to the merge',
+      { ...end, exitCode: 0, finished: { stopReason: 'complete' as const, detail: '' } },
+      'merge',
+    ],
     [
       'stopped by the fleet: paused',
       { ...end, fleetStopping: true, exitCode: 6, finished: { stopReason: 'stopped' as const, detail: '' } },
       'pause',
     ],
-    ['stopped from outside: replaced', { ...end, exitCode: 6, finished: { stopReason: 'stopped' as const, detail: '' } }, 'died'],
+    [
+      'stopped from outside: replaced',
+      { ...end, exitCode: 6, finished: { stopReason: 'stopped' as const, detail: '' } },
+      'died',
+    ],
     ['killed: replaced', { ...end, signal: 'SIGKILL' }, 'died'],
     ['crashed: replaced', { ...end, exitCode: 1, stderrTail: 'star-loop: internal error: boom' }, 'died'],
-    ['refused to start: the fleet stops', { ...end, exitCode: 4, stderrTail: 'star-loop: another star-loop is running' }, 'stop-fleet'],
+    [
+      'refused to start: the fleet stops',
+      { ...end, exitCode: 4, stderrTail: 'star-loop: another star-loop is running' },
+      'stop-fleet',
+    ],
     [
       'parked or stalled: parked, the others go on',
       { ...end, exitCode: 4, finished: { stopReason: 'parked' as const, detail: 'x' } },
       'park',
     ],
     ['a stall', { ...end, exitCode: 4, finished: { stopReason: 'stalled' as const, detail: 'x' } }, 'park'],
-    ['a safety stop ends the fleet', { ...end, exitCode: 5, finished: { stopReason: 'safety' as const, detail: 'x' } }, 'stop-fleet'],
-    ['a budget ends the fleet', { ...end, exitCode: 3, finished: { stopReason: 'max-iterations' as const, detail: 'x' } }, 'stop-fleet'],
+    [
+      'a safety stop ends the fleet',
+      { ...end, exitCode: 5, finished: { stopReason: 'safety' as const, detail: 'x' } },
+      'stop-fleet',
+    ],
+    [
+      'a budget ends the fleet',
+      { ...end, exitCode: 3, finished: { stopReason: 'max-iterations' as const, detail: 'x' } },
+      'stop-fleet',
+    ],
   ])('%s', (_name, input, kind) => {
     expect(decideWorkerOutcome(input).kind).toBe(kind);
   });
@@ -143,9 +205,21 @@ describe('what a worker’s end means', () => {
 describe('how a fleet ends, and how long it waits', () => {
   it.each([
     ['every story merged', { unfinished: [], parked: [] }, 'complete'],
-    ['…even when a stop came last', { unfinished: [], parked: [], stopping: { reason: 'stopped' as const, detail: '' } }, 'complete'],
-    ['a safety stop is never complete', { unfinished: [], parked: [], stopping: { reason: 'safety' as const, detail: 'x' } }, 'safety'],
-    ['a stop with work left', { unfinished: ['A'], parked: [], stopping: { reason: 'stopped' as const, detail: '' } }, 'stopped'],
+    [
+      '…even when a stop came last',
+      { unfinished: [], parked: [], stopping: { reason: 'stopped' as const, detail: '' } },
+      'complete',
+    ],
+    [
+      'a safety stop is never complete',
+      { unfinished: [], parked: [], stopping: { reason: 'safety' as const, detail: 'x' } },
+      'safety',
+    ],
+    [
+      'a stop with work left',
+      { unfinished: ['A'], parked: [], stopping: { reason: 'stopped' as const, detail: '' } },
+      'stopped',
+    ],
     ['parked stories (and those waiting for them)', { unfinished: ['A', 'B'], parked: ['A'] }, 'parked'],
   ])('%s', (_name, input, reason) => {
     expect(decideFleetEnd(input).reason).toBe(reason);
@@ -174,7 +248,17 @@ describe('workers and what the fleet shows', () => {
       maxIterations: '9',
       workers: '3',
     } as never);
-    expect(passArgs).toEqual(['--agent', 'codex', '--model', 'm', '--allow-push', '--protect', 'a/**', '--protect', 'b']);
+    expect(passArgs).toEqual([
+      '--agent',
+      'codex',
+      '--model',
+      'm',
+      '--allow-push',
+      '--protect',
+      'a/**',
+      '--protect',
+      'b',
+    ]);
     expect(
       workerArgs({
         prdFile: '/w/prd.json',
@@ -214,10 +298,27 @@ describe('workers and what the fleet shows', () => {
     updatedAt: '2026-11-30T00:00:00.000Z',
     activeMs: 65_000,
     limits: { maxIterations: 20, maxCostUsd: 5 },
-    spent: { iterations: 3, verifierRuns: 1, costUsd: 1.25, tokens: 900, unknownCostRuns: 0, dearestCostUsd: 0.5, dearestTokens: 400 },
+    spent: {
+      iterations: 3,
+      verifierRuns: 1,
+      costUsd: 1.25,
+      tokens: 900,
+      unknownCostRuns: 0,
+      dearestCostUsd: 0.5,
+      dearestTokens: 400,
+    },
     stories: { A: entry('merged'), B: entry('running'), C: entry('queued') },
     running: [
-      { slot: 2, story: 'B', attempt: 1, pid: 42, startedAt: '2026-11-30T00:00:00.000Z', iteration: 3, phase: 'verifying', phaseAt: '' },
+      {
+        slot: 2,
+        story: 'B',
+        attempt: 1,
+        pid: 42,
+        startedAt: '2026-11-30T00:00:00.000Z',
+        iteration: 3,
+        phase: 'verifying',
+        phaseAt: '',
+      },
     ],
     merges: [{ story: 'A', commit: 'abc', at: '', attempt: 1 }],
     timeline: [],
@@ -226,7 +327,9 @@ describe('workers and what the fleet shows', () => {
   it('status shows every worker (story, iteration, phase, elapsed) and the queue; a dead fleet is `crashed`', () => {
     const status = describeFleetStatus(state, undefined, Date.parse('2026-11-30T00:01:30.000Z'));
     expect(status.state).toBe('crashed');
-    expect(status.workers).toEqual([{ slot: 2, story: 'B', attempt: 1, iteration: 3, phase: 'verifying', elapsedMs: 90_000, pid: 42 }]);
+    expect(status.workers).toEqual([
+      { slot: 2, story: 'B', attempt: 1, iteration: 3, phase: 'verifying', elapsedMs: 90_000, pid: 42 },
+    ]);
     const text = renderFleetStatus(status);
     expect(text).toContain('worker 2: B attempt 1, iteration 3, verifying, 1m30s (PID 42)');
     expect(text).toContain('merged A; merging none; queued C');
@@ -236,9 +339,15 @@ describe('workers and what the fleet shows', () => {
   });
 
   it('a paused fleet on the same PRD and branch is continued; a finished one, or another branch, starts anew', () => {
-    expect(decideFleetStart({ previous: { ...state, status: 'paused' }, prd: 'prd.json', branch: 'work' }).kind).toBe('continue');
-    expect(decideFleetStart({ previous: { ...state, status: 'finished' }, prd: 'prd.json', branch: 'work' }).kind).toBe('new');
-    expect(decideFleetStart({ previous: { ...state, status: 'paused' }, prd: 'prd.json', branch: 'other' }).kind).toBe('new');
+    expect(decideFleetStart({ previous: { ...state, status: 'paused' }, prd: 'prd.json', branch: 'work' }).kind).toBe(
+      'continue',
+    );
+    expect(decideFleetStart({ previous: { ...state, status: 'finished' }, prd: 'prd.json', branch: 'work' }).kind).toBe(
+      'new',
+    );
+    expect(decideFleetStart({ previous: { ...state, status: 'paused' }, prd: 'prd.json', branch: 'other' }).kind).toBe(
+      'new',
+    );
   });
 
   it('one line per fleet event; of a worker’s own events only the telling ones', () => {
@@ -249,9 +358,16 @@ describe('workers and what the fleet shows', () => {
     expect(
       renderFleetLine({
         ...worker,
-        event: { type: 'gate.finished', iteration: 1, result: { name: 't', command: 'x', status: 'pass', durationMs: 1 }, time: '' },
+        event: {
+          type: 'gate.finished',
+          iteration: 1,
+          result: { name: 't', command: 'x', status: 'pass', durationMs: 1 },
+          time: '',
+        },
       }),
     ).toBeUndefined();
-    expect(renderFleetLine({ ...worker, event: { type: 'warning', message: 'careful', time: '' } })).toBe('[w1 A] warning: careful');
+    expect(renderFleetLine({ ...worker, event: { type: 'warning', message: 'careful', time: '' } })).toBe(
+      '[w1 A] warning: careful',
+    );
   });
 });

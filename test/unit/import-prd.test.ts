@@ -40,7 +40,9 @@ describe('importPrd', () => {
       title: 'Login works',
       acceptanceCriteria: ['open /login', 'sign in'],
     });
-    const tasks = importPrd(JSON.stringify({ tasks: [{ title: 'API', subtasks: ['GET /items', { title: 'POST /items' }] }] }));
+    const tasks = importPrd(
+      JSON.stringify({ tasks: [{ title: 'API', subtasks: ['GET /items', { title: 'POST /items' }] }] }),
+    );
     expect(tasks.prd.userStories[0]?.acceptanceCriteria).toEqual(['GET /items', 'POST /items']);
     expect(tasks.notes).toContain('US-001: 2 subtask(s) became acceptance criteria');
     const md = importPrd(

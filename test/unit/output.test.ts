@@ -52,9 +52,25 @@ describe('the live status line', () => {
     const t = '2026-11-30T01:00:00.000Z';
     let s = initialStatus();
     s = foldStatus(s, { type: 'run.started', runId: 'r', continued: false, plan: {} as never, time: t });
-    s = foldStatus(s, { type: 'iteration.started', iteration: 7, index: 2, maxIterations: 20, story: 'US-002', time: t });
-    s = foldStatus(s, { type: 'agent.activity', iteration: 7, role: 'implementer', tool: 'Bash', text: 'Bash: npm test', time: t });
-    expect(renderStatusLine(s, Date.parse(t) + 65_000, 200)).toBe('⟳ iteration 2/20 (#7) · US-002 · agent · 1m5s · Bash: npm test');
+    s = foldStatus(s, {
+      type: 'iteration.started',
+      iteration: 7,
+      index: 2,
+      maxIterations: 20,
+      story: 'US-002',
+      time: t,
+    });
+    s = foldStatus(s, {
+      type: 'agent.activity',
+      iteration: 7,
+      role: 'implementer',
+      tool: 'Bash',
+      text: 'Bash: npm test',
+      time: t,
+    });
+    expect(renderStatusLine(s, Date.parse(t) + 65_000, 200)).toBe(
+      '⟳ iteration 2/20 (#7) · US-002 · agent · 1m5s · Bash: npm test',
+    );
     s = foldStatus(s, {
       type: 'agent.finished',
       iteration: 7,
@@ -67,7 +83,14 @@ describe('the live status line', () => {
       time: t,
     });
     s = foldStatus(s, { type: 'verifier.started', iteration: 7, agent: 'claude', time: t });
-    s = foldStatus(s, { type: 'claim.verdict', iteration: 7, verdict: 'accepted', stories: ['US-002'], findings: [], time: t });
+    s = foldStatus(s, {
+      type: 'claim.verdict',
+      iteration: 7,
+      verdict: 'accepted',
+      stories: ['US-002'],
+      findings: [],
+      time: t,
+    });
     const line = renderStatusLine(s, Date.parse(t), 200);
     expect(line).toContain('verifier');
     expect(line).toContain('$0.5000');

@@ -31,8 +31,13 @@ describe('Claude Code stream-json parser (recorded output shapes)', () => {
   it('max turns is an error; a stream without a result event is an error; junk lines are ignored', async () => {
     expect((await parseFixture('max-turns.jsonl')).errorMessage).toContain('error_max_turns');
     const parser = createClaudeStreamParser();
-    for (const line of ['not json', '{"type":"system","subtype":"init","session_id":"s1"}', '{broken']) parser.onLine(line);
-    expect(parser.result()).toMatchObject({ isError: true, errorMessage: 'no result event in the stream', sessionId: 's1' });
+    for (const line of ['not json', '{"type":"system","subtype":"init","session_id":"s1"}', '{broken'])
+      parser.onLine(line);
+    expect(parser.result()).toMatchObject({
+      isError: true,
+      errorMessage: 'no result event in the stream',
+      sessionId: 's1',
+    });
   });
 
   it('tells a rate limit from other failures by structured fields only: status, error class, rate_limit_event', async () => {

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseMergeTree, parseNameStatusZ, parseRefLines, parseRemotes, parseStatusZ } from '../../src/git/parse-git-output.js';
+import {
+  parseMergeTree,
+  parseNameStatusZ,
+  parseRefLines,
+  parseRemotes,
+  parseStatusZ,
+} from '../../src/git/parse-git-output.js';
 
 describe("git's machine-readable output", () => {
   it('status --porcelain=v1 -z: renames carry the old path in the next field; .star/ is left out', () => {
-    const out = [' M src/a.ts', 'R  src/new name.ts', 'src/old.ts', '?? .star/state.json', '?? notes.md', ''].join('\0');
+    const out = [' M src/a.ts', 'R  src/new name.ts', 'src/old.ts', '?? .star/state.json', '?? notes.md', ''].join(
+      '\0',
+    );
     expect(parseStatusZ(out)).toEqual([
       { code: ' M', path: 'src/a.ts' },
       { code: 'R ', path: 'src/new name.ts' },

@@ -5,7 +5,8 @@ import { loadTemplates } from '../../src/prompt/load-templates.js';
 import { renderTemplate } from '../../src/prompt/render-template.js';
 
 describe('renderTemplate', () => {
-  const t = (text: string, partials: Record<string, string> = {}) => new Map([['main', text], ...Object.entries(partials)]);
+  const t = (text: string, partials: Record<string, string> = {}) =>
+    new Map([['main', text], ...Object.entries(partials)]);
   it.each([
     ['{{a}} and {{b}}', { a: 'x', b: 2 }, 'x and 2\n'],
     ['{{#a}}shown {{a}}{{/a}}{{^a}}hidden{{/a}}', { a: 'y' }, 'shown y\n'],
@@ -17,7 +18,9 @@ describe('renderTemplate', () => {
   });
 
   it('inserts values once: braces in user or agent text are not template syntax', () => {
-    expect(renderTemplate('main', t('{{a}}'), { a: '{{b}} {{#b}}x{{/b}}', b: 'INJECTED' })).toBe('{{b}} {{#b}}x{{/b}}\n');
+    expect(renderTemplate('main', t('{{a}}'), { a: '{{b}} {{#b}}x{{/b}}', b: 'INJECTED' })).toBe(
+      '{{b}} {{#b}}x{{/b}}\n',
+    );
   });
 
   it('expands partials and names a missing template', () => {
@@ -32,13 +35,22 @@ describe('buildPrompt with the shipped templates', async () => {
   const prd = {
     userStories: [
       { id: 'US-001', title: 'Add subtract', passes: true },
-      { id: 'US-002', title: 'Add multiply', passes: false, description: 'As a user…', acceptanceCriteria: ['multiply(2,3) is 6'] },
+      {
+        id: 'US-002',
+        title: 'Add multiply',
+        passes: false,
+        description: 'As a user…',
+        acceptanceCriteria: ['multiply(2,3) is 6'],
+      },
     ],
   };
   const base = { templates, iteration: 7, gates, findings: [], journalTail: '', claimFile: '.star/claim.json' };
 
   it('PRD mode: the story, a line per story, the gates, the Never list and the claim contract', () => {
-    const prompt = buildPrompt({ ...base, prd: { file: 'prd.json', prd, story: prd.userStories[1]!, passed: new Set(['US-001']) } });
+    const prompt = buildPrompt({
+      ...base,
+      prd: { file: 'prd.json', prd, story: prd.userStories[1]!, passed: new Set(['US-001']) },
+    });
     expect(prompt).toContain('## Your story: US-002 — Add multiply');
     expect(prompt).toContain('- multiply(2,3) is 6');
     expect(prompt).toContain('- [x] US-001: Add subtract\n- [ ] US-002: Add multiply  ← this iteration');
@@ -68,7 +80,10 @@ describe('buildPrompt with the shipped templates', async () => {
   it('task mode: asks for a plan first, then works from it', () => {
     const first = buildPrompt({ ...base, task: { text: 'Make it fast', planFile: '.star/plan.md' } });
     expect(first).toContain('There is no plan yet');
-    const later = buildPrompt({ ...base, task: { text: 'Make it fast', planFile: '.star/plan.md', plan: '- [x] one\n- [ ] two' } });
+    const later = buildPrompt({
+      ...base,
+      task: { text: 'Make it fast', planFile: '.star/plan.md', plan: '- [x] one\n- [ ] two' },
+    });
     expect(later).toContain('- [ ] two');
     expect(later).toContain('first unticked item');
     expect(later).not.toContain('There is no plan yet');

@@ -67,7 +67,10 @@ describe('createRedactor', () => {
 
 describe('pushBlockingEnv', () => {
   it('adds its git config after the entries the user already set', () => {
-    const env = pushBlockingEnv({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'me' }, '/repo/.star/hooks');
+    const env = pushBlockingEnv(
+      { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'me' },
+      '/repo/.star/hooks',
+    );
     expect(env.GIT_CONFIG_KEY_1).toBe('core.hooksPath');
     expect(env.GIT_CONFIG_VALUE_1).toBe('/repo/.star/hooks');
     expect(env.GIT_CONFIG_KEY_2).toBe(`url.${BLOCKED_SCHEME}https://.pushInsteadOf`);
@@ -78,7 +81,9 @@ describe('pushBlockingEnv', () => {
 
 describe('prdFields: what the agent may not change in prd.json', () => {
   it('leaves out passes and notes, keeps everything else by story id', () => {
-    const fields = prdFields(JSON.stringify({ project: 'p', userStories: [{ id: 'A', title: 't', passes: false, notes: 'n' }] }));
+    const fields = prdFields(
+      JSON.stringify({ project: 'p', userStories: [{ id: 'A', title: 't', passes: false, notes: 'n' }] }),
+    );
     expect([...fields.keys()]).toEqual(['project', 'userStories[A].id', 'userStories[A].title', 'userStories.length']);
   });
 });
@@ -94,7 +99,13 @@ describe('decideWorkspace', () => {
     ...over,
   });
   const options = (over: Partial<RunOptions> = {}) =>
-    ({ allowDirty: false, allowDefaultBranch: false, worktree: false, prdFile: '/w/repo/prd.json', ...over }) as RunOptions;
+    ({
+      allowDirty: false,
+      allowDefaultBranch: false,
+      worktree: false,
+      prdFile: '/w/repo/prd.json',
+      ...over,
+    }) as RunOptions;
   const decide = (o: Partial<RunOptions>, g: Partial<GitState>, target?: string, targetExists = false) =>
     decideWorkspace({ options: options(o), git: git(g), target, targetExists, worktreeExists: false });
   it.each<[string, Partial<RunOptions>, Partial<GitState>, string | undefined, boolean, string]>([

@@ -8,7 +8,11 @@ import { sumUsage, usageByStory } from '../../src/usage/sum-usage.js';
 
 const out = (o: Partial<AgentOutput>): AgentOutput => ({ finalMessage: '', isError: false, ...o });
 
-function record(story: string, usage?: IterationRecord['agent']['usage'], verifier?: IterationRecord['agent']['usage']): IterationRecord {
+function record(
+  story: string,
+  usage?: IterationRecord['agent']['usage'],
+  verifier?: IterationRecord['agent']['usage'],
+): IterationRecord {
   return {
     story,
     agent: { timedOut: false, isError: false, usage },
@@ -23,16 +27,32 @@ function record(story: string, usage?: IterationRecord['agent']['usage'], verifi
       : undefined,
   } as unknown as IterationRecord;
 }
-const reported = (costUsd: number, tokens = 100) => ({ costUsd, costSource: 'reported' as const, inputTokens: tokens, outputTokens: 0 });
+const reported = (costUsd: number, tokens = 100) => ({
+  costUsd,
+  costSource: 'reported' as const,
+  inputTokens: tokens,
+  outputTokens: 0,
+});
 
 describe('usage: receipts per agent run', () => {
   it('a reported cost wins; tokens alone are priced by the longest model prefix; no price or no tokens is unknown', () => {
-    expect(resolveUsage(out({ costUsd: 0.5, model: 'claude-opus-4-8' }))).toMatchObject({ costUsd: 0.5, costSource: 'reported' });
+    expect(resolveUsage(out({ costUsd: 0.5, model: 'claude-opus-4-8' }))).toMatchObject({
+      costUsd: 0.5,
+      costSource: 'reported',
+    });
     // The agent-clis fact: 100 input + 20 output tokens on the default opus model cost $0.001, on sonnet-4-5 $0.0006.
-    expect(resolveUsage(out({ model: 'claude-opus-4-8', inputTokens: 100, outputTokens: 20 })).costUsd).toBeCloseTo(0.001, 9);
-    expect(resolveUsage(out({ model: 'claude-sonnet-4-5', inputTokens: 100, outputTokens: 20 })).costUsd).toBeCloseTo(0.0006, 9);
+    expect(resolveUsage(out({ model: 'claude-opus-4-8', inputTokens: 100, outputTokens: 20 })).costUsd).toBeCloseTo(
+      0.001,
+      9,
+    );
+    expect(resolveUsage(out({ model: 'claude-sonnet-4-5', inputTokens: 100, outputTokens: 20 })).costUsd).toBeCloseTo(
+      0.0006,
+      9,
+    );
     // Cache reads are priced as cache reads, not as input.
-    const cached = resolveUsage(out({ model: 'gpt-5', inputTokens: 1_000_000, cacheReadTokens: 1_000_000, outputTokens: 0 }));
+    const cached = resolveUsage(
+      out({ model: 'gpt-5', inputTokens: 1_000_000, cacheReadTokens: 1_000_000, outputTokens: 0 }),
+    );
     expect(cached).toMatchObject({ costSource: 'estimated' });
     expect(cached.costUsd).toBeCloseTo(0.125, 9);
     expect(priceFor('gpt-5-mini-2026')?.input).toBe(0.25);
@@ -42,7 +62,9 @@ describe('usage: receipts per agent run', () => {
     expect(resolveUsage(out({ model: 'gpt-5' }))).toMatchObject({ costSource: 'unknown' });
     // The user's table comes first.
     expect(
-      resolveUsage(out({ model: 'gpt-5', inputTokens: 1_000_000, outputTokens: 0 }), { 'gpt-5': { input: 2, output: 2 } }).costUsd,
+      resolveUsage(out({ model: 'gpt-5', inputTokens: 1_000_000, outputTokens: 0 }), {
+        'gpt-5': { input: 2, output: 2 },
+      }).costUsd,
     ).toBe(2);
   });
 
@@ -56,9 +78,16 @@ describe('usage: receipts per agent run', () => {
   });
 
   it('sums implementer and verifier runs, per run and per story', () => {
-    const records = [record('A', reported(1), reported(0.5)), record('B', reported(2)), record('B', { costSource: 'unknown' })];
+    const records = [
+      record('A', reported(1), reported(0.5)),
+      record('B', reported(2)),
+      record('B', { costSource: 'unknown' }),
+    ];
     expect(sumUsage(records)).toMatchObject({ costUsd: 3.5, tokens: 300, unknownCostRuns: 1, runs: 4 });
-    expect(usageByStory(records)).toMatchObject({ A: { costUsd: 1.5, runs: 2 }, B: { costUsd: 2, unknownCostRuns: 1 } });
+    expect(usageByStory(records)).toMatchObject({
+      A: { costUsd: 1.5, runs: 2 },
+      B: { costUsd: 2, unknownCostRuns: 1 },
+    });
   });
 });
 
@@ -68,9 +97,13 @@ describe('budgets, before each iteration', () => {
     expect(checkBudgets(options, [])).toBeUndefined();
     expect(checkBudgets(options, [record('A', reported(4))])).toBeUndefined();
     expect(checkBudgets(options, [record('A', reported(4)), record('A', reported(1))])).toBeUndefined();
-    expect(checkBudgets(options, [record('A', reported(4)), record('A', reported(3))])).toMatchObject({ reason: 'max-cost' });
+    expect(checkBudgets(options, [record('A', reported(4)), record('A', reported(3))])).toMatchObject({
+      reason: 'max-cost',
+    });
     expect(checkBudgets(options, [record('A', reported(12))])?.detail).toContain('spent $12.00 of --max-cost $10.00');
-    expect(checkBudgets({ maxTokens: 250 }, [record('A', reported(0, 100)), record('A', reported(0, 100))])).toMatchObject({
+    expect(
+      checkBudgets({ maxTokens: 250 }, [record('A', reported(0, 100)), record('A', reported(0, 100))]),
+    ).toMatchObject({
       reason: 'max-tokens',
     });
   });
@@ -83,7 +116,10 @@ describe('budgets, before each iteration', () => {
   });
 
   it('hands down what is left; refuses --max-cost for agents blind to cost and tokens unless --max-time is set', () => {
-    expect(remainingBudget({ maxCostUsd: 10, maxTurns: 5 }, [record('A', reported(4))])).toEqual({ maxCostUsd: 6, maxTurns: 5 });
+    expect(remainingBudget({ maxCostUsd: 10, maxTurns: 5 }, [record('A', reported(4))])).toEqual({
+      maxCostUsd: 6,
+      maxTurns: 5,
+    });
     const caps = (cost: boolean, tokens: boolean) => ({
       structuredOutput: true,
       sessionId: true,
@@ -98,7 +134,9 @@ describe('budgets, before each iteration', () => {
       '--max-cost: agent "command" reports no cost and no tokens, so the cost is unknown and --max-cost could never stop the run',
     );
     expect(uncoveredCostBudget({ maxCostUsd: 5, maxTimeMs: 1 }, [blind])).toBeUndefined();
-    expect(uncoveredCostBudget({ maxCostUsd: 5 }, [{ name: 'codex', capabilities: caps(false, true) }])).toBeUndefined();
+    expect(
+      uncoveredCostBudget({ maxCostUsd: 5 }, [{ name: 'codex', capabilities: caps(false, true) }]),
+    ).toBeUndefined();
     expect(uncoveredCostBudget({}, [blind])).toBeUndefined();
   });
 });

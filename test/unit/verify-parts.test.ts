@@ -15,7 +15,11 @@ describe('countFailures reads each runner’s summary', () => {
     ['jest', 'Tests:       2 failed, 8 passed, 10 total\n', 2],
     ['pytest', '=========== 4 failed, 10 passed in 0.52s ===========\n', 4],
     ['mocha', '  10 passing (20ms)\n  3 failing\n', 3],
-    ['cargo (two crates)', 'test result: FAILED. 3 passed; 1 failed; 0 ignored\ntest result: FAILED. 1 passed; 2 failed; 0 ignored\n', 3],
+    [
+      'cargo (two crates)',
+      'test result: FAILED. 3 passed; 1 failed; 0 ignored\ntest result: FAILED. 1 passed; 2 failed; 0 ignored\n',
+      3,
+    ],
     ['go test', '--- FAIL: TestA (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\n', 2],
     ['unknown', 'something went wrong\n', undefined],
   ])('%s', (_runner, output, expected) => {
@@ -32,7 +36,9 @@ describe('compareGates against the baseline', () => {
     tail,
     exitCode: status === 'pass' ? 0 : 1,
   });
-  const base = (status: GateResult['status'], failures?: number) => [{ name: 't', command: 'npm test', status, failures }];
+  const base = (status: GateResult['status'], failures?: number) => [
+    { name: 't', command: 'npm test', status, failures },
+  ];
   it.each<[string, ReturnType<typeof base>, GateResult, string, string | undefined]>([
     ['green stays green', base('pass', 0), gate('pass'), 'ok', undefined],
     ['green turns red', base('pass', 0), gate('fail', '# fail 1\n'), 'rejected', 'gate-failed'],
@@ -52,7 +58,8 @@ describe('compareGates against the baseline', () => {
 });
 
 describe('checkGatePins', () => {
-  const pkg = (test: string, extra = {}) => JSON.stringify({ name: 'x', scripts: { test, dev: 'vite' }, ...extra }, null, 2);
+  const pkg = (test: string, extra = {}) =>
+    JSON.stringify({ name: 'x', scripts: { test, dev: 'vite' }, ...extra }, null, 2);
   it.each([
     [
       'a gate script',
@@ -83,7 +90,11 @@ describe('checkGatePins', () => {
       fileChange('vitest.config.ts', 'export default {}', "export default { test: { exclude: ['x'] } }"),
       'vitest.config.ts (test runner, linter and CI configuration) was changed',
     ],
-    ['a workflow', fileChange('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), '.github/workflows/ci.yml'],
+    [
+      'a workflow',
+      fileChange('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'),
+      '.github/workflows/ci.yml',
+    ],
     [
       'tsconfig strictness',
       fileChange('tsconfig.json', '{"compilerOptions": {"strict": true}}', '{"compilerOptions": {"strict": false}}'),
@@ -96,12 +107,20 @@ describe('checkGatePins', () => {
   });
 
   it('ignores what does not change a gate: other scripts, dependencies, other tsconfig options', () => {
-    expect(checkGatePins(changeSet([fileChange('package.json', pkg('jest'), pkg('jest', { dependencies: { a: '1' } }))]))).toEqual([]);
+    expect(
+      checkGatePins(changeSet([fileChange('package.json', pkg('jest'), pkg('jest', { dependencies: { a: '1' } }))])),
+    ).toEqual([]);
     const devScript = JSON.stringify({ scripts: { test: 'jest', dev: 'vite --port 4000' } });
     expect(checkGatePins(changeSet([fileChange('package.json', pkg('jest'), devScript)]))).toEqual([]);
     expect(
       checkGatePins(
-        changeSet([fileChange('tsconfig.json', '{"compilerOptions": {"target": "ES2020"}}', '{"compilerOptions": {"target": "ES2022"}}')]),
+        changeSet([
+          fileChange(
+            'tsconfig.json',
+            '{"compilerOptions": {"target": "ES2020"}}',
+            '{"compilerOptions": {"target": "ES2022"}}',
+          ),
+        ]),
       ),
     ).toEqual([]);
   });
@@ -158,13 +177,18 @@ describe('readVerdict: anything but a valid verdict is a reject', () => {
   });
 
   it('keeps an accept, and a reject with its findings (a reject without findings still says so)', () => {
-    expect(readVerdict('{"verdict":"accept","findings":[]}', 'a', 1)).toMatchObject({ verdict: 'accept', findings: [] });
+    expect(readVerdict('{"verdict":"accept","findings":[]}', 'a', 1)).toMatchObject({
+      verdict: 'accept',
+      findings: [],
+    });
     const rejected = readVerdict(
       '{"verdict":"reject","findings":[{"rule":"criteria-unmet","file":"src/a.js","line":3,"detail":"no zero check"}]}',
       'a',
       1,
     );
-    expect(rejected.findings).toEqual([{ rule: 'criteria-unmet', file: 'src/a.js', line: 3, detail: 'verifier: no zero check' }]);
+    expect(rejected.findings).toEqual([
+      { rule: 'criteria-unmet', file: 'src/a.js', line: 3, detail: 'verifier: no zero check' },
+    ]);
     expect(readVerdict('{"verdict":"reject"}', 'a', 1).findings[0]?.rule).toBe('verifier-rejected');
   });
 });

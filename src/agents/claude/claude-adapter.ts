@@ -37,7 +37,15 @@ export const claudeAdapter: AgentAdapter = {
       );
       env.IS_SANDBOX = '1';
     }
-    return { command: 'claude', args, env, input: ctx.prompt, display: `claude ${args.join(' ')} < prompt`, notes, model: ctx.model };
+    return {
+      command: 'claude',
+      args,
+      env,
+      input: ctx.prompt,
+      display: `claude ${args.join(' ')} < prompt`,
+      notes,
+      model: ctx.model,
+    };
   },
   createParser: createClaudeStreamParser,
 };

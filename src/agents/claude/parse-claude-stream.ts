@@ -1,4 +1,10 @@
-import { type AgentActivity, type AgentOutput, type AgentOutputParser, type RateLimitSignal, summariseTool } from '../agent-adapter.js';
+import {
+  type AgentActivity,
+  type AgentOutput,
+  type AgentOutputParser,
+  type RateLimitSignal,
+  summariseTool,
+} from '../agent-adapter.js';
 
 interface ClaudeResultEvent {
   type: 'result';
@@ -39,7 +45,10 @@ interface ClaudeEvent {
 const PLAN_TOOLS = new Set(['ExitPlanMode', 'EnterPlanMode']);
 
 /** An API failure's HTTP status (or Claude's error class) as a rate-limit signal; other failures are not. */
-function classify(status: number | null | undefined, errorClass: string | undefined): RateLimitSignal['kind'] | undefined {
+function classify(
+  status: number | null | undefined,
+  errorClass: string | undefined,
+): RateLimitSignal['kind'] | undefined {
   if (status === 429) return 'rate-limit';
   if (status === 529) return 'overloaded';
   if (typeof status === 'number' && status >= 500) return 'outage';
@@ -98,7 +107,10 @@ function fold(seen: Seen, event: ClaudeEvent): AgentActivity | undefined {
     case 'rate_limit_event':
       if (event.rate_limit_info?.status === 'rejected') {
         const resetsAt = event.rate_limit_info.resetsAt;
-        seen.rejected = { resetAt: typeof resetsAt === 'number' ? resetsAt * 1000 : undefined, type: event.rate_limit_info.rateLimitType };
+        seen.rejected = {
+          resetAt: typeof resetsAt === 'number' ? resetsAt * 1000 : undefined,
+          type: event.rate_limit_info.rateLimitType,
+        };
       }
       break;
   }
@@ -109,7 +121,15 @@ function fold(seen: Seen, event: ClaudeEvent): AgentActivity | undefined {
 function outputOf(final: ClaudeResultEvent | undefined, seen: Seen): AgentOutput {
   const { sessionId, model, toolCalls, planMode, rejected } = seen;
   if (!final)
-    return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId, model, toolCalls, planMode };
+    return {
+      finalMessage: '',
+      isError: true,
+      errorMessage: 'no result event in the stream',
+      sessionId,
+      model,
+      toolCalls,
+      planMode,
+    };
   const usage = final.usage ?? {};
   const isError = final.is_error === true || (final.subtype !== undefined && final.subtype !== 'success');
   const cacheRead = usage.cache_read_input_tokens ?? usage.cacheReadTokens ?? 0;
@@ -118,12 +138,18 @@ function outputOf(final: ClaudeResultEvent | undefined, seen: Seen): AgentOutput
   const status = final.api_error_status;
   // Max turns and max budget are the run's own limits; only an API failure ("success" + is_error) is the provider's.
   const apiFailure = final.subtype === undefined || final.subtype === 'success';
-  const kind = !apiFailure ? undefined : rejected ? 'rate-limit' : classify(status ?? seen.retryStatus, seen.errorClass);
+  const kind = !apiFailure
+    ? undefined
+    : rejected
+      ? 'rate-limit'
+      : classify(status ?? seen.retryStatus, seen.errorClass);
   const limitDetail = `${kind}${status ? ` (HTTP ${status})` : ''}${rejected?.type ? ` (${rejected.type} limit)` : ''}: ${text.slice(0, 200)}`;
   return {
     finalMessage: text,
     isError,
-    errorMessage: isError ? `${final.subtype ?? 'error'}${status ? ` (API status ${status})` : ''}: ${text.slice(0, 300)}` : undefined,
+    errorMessage: isError
+      ? `${final.subtype ?? 'error'}${status ? ` (API status ${status})` : ''}: ${text.slice(0, 300)}`
+      : undefined,
     sessionId: final.session_id ?? sessionId,
     model: model ?? Object.keys(final.modelUsage ?? {})[0],
     costUsd: final.total_cost_usd,

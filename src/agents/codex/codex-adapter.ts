@@ -18,7 +18,13 @@ export const codexAdapter: AgentAdapter = {
   },
   invocation(ctx) {
     // `-` reads the prompt from stdin, which star-loop closes after writing it (Codex waits for EOF).
-    const args = ['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', ...(ctx.model ? ['-m', ctx.model] : []), '-'];
+    const args = [
+      'exec',
+      '--json',
+      '--dangerously-bypass-approvals-and-sandbox',
+      ...(ctx.model ? ['-m', ctx.model] : []),
+      '-',
+    ];
     return {
       command: 'codex',
       args,

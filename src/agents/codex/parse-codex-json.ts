@@ -5,7 +5,12 @@ interface CodexEvent {
   type?: string;
   thread_id?: string;
   item?: { type?: string; text?: string; command?: string; changes?: Array<{ path?: string; kind?: string }> };
-  usage?: { input_tokens?: number; cached_input_tokens?: number; cache_write_input_tokens?: number; output_tokens?: number };
+  usage?: {
+    input_tokens?: number;
+    cached_input_tokens?: number;
+    cache_write_input_tokens?: number;
+    output_tokens?: number;
+  };
   error?: { message?: string };
 }
 

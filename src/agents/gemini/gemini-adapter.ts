@@ -21,7 +21,15 @@ export const geminiAdapter: AgentAdapter = {
     budgetFlags: false,
   },
   invocation(ctx) {
-    const args = ['-p', '', '--output-format', 'stream-json', '--approval-mode', 'yolo', ...(ctx.model ? ['-m', ctx.model] : [])];
+    const args = [
+      '-p',
+      '',
+      '--output-format',
+      'stream-json',
+      '--approval-mode',
+      'yolo',
+      ...(ctx.model ? ['-m', ctx.model] : []),
+    ];
     return {
       command: 'gemini',
       args,

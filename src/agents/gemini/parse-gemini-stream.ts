@@ -11,7 +11,13 @@ interface GeminiEvent {
   parameters?: unknown;
   status?: string;
   error?: { type?: string; message?: string };
-  stats?: { input_tokens?: number; output_tokens?: number; cached?: number; tool_calls?: number; models?: Record<string, unknown> };
+  stats?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cached?: number;
+    tool_calls?: number;
+    models?: Record<string, unknown>;
+  };
 }
 
 /**
@@ -45,7 +51,15 @@ export function createGeminiParser(): AgentOutputParser {
       return undefined;
     },
     result(): AgentOutput {
-      if (!result) return { finalMessage: '', isError: true, errorMessage: 'no result event in the stream', sessionId, model, toolCalls };
+      if (!result)
+        return {
+          finalMessage: '',
+          isError: true,
+          errorMessage: 'no result event in the stream',
+          sessionId,
+          model,
+          toolCalls,
+        };
       const failed = result.status !== 'success';
       const message = result.error?.message ?? (failed ? `status ${result.status ?? 'unknown'}` : undefined);
       const kind = failed && message ? kindOfErrorMessage(message) : undefined;

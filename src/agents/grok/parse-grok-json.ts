@@ -16,7 +16,12 @@ export function createGrokParser(limit = 1024 * 1024): AgentOutputParser {
       const start = buffer.lastIndexOf('\n{', buffer.length - 2);
       for (const candidate of [buffer.slice(start + 1), buffer]) {
         try {
-          const parsed = JSON.parse(candidate.trim()) as { text?: string; stopReason?: string; sessionId?: string; error?: string };
+          const parsed = JSON.parse(candidate.trim()) as {
+            text?: string;
+            stopReason?: string;
+            sessionId?: string;
+            error?: string;
+          };
           const cancelled = parsed.stopReason === 'Cancelled';
           return {
             finalMessage: parsed.text ?? '',

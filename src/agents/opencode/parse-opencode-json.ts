@@ -78,7 +78,10 @@ export function createOpencodeParser(): AgentOutputParser {
         cacheWriteTokens: usage.seen ? usage.cacheWrite : undefined,
         costUsd: usage.cost > 0 || (usage.seen && tokens === 0) ? usage.cost : undefined,
         toolCalls,
-        rateLimit: kind && message ? { kind, detail: `${kind} (HTTP ${error?.data?.statusCode}): ${message.slice(0, 200)}` } : undefined,
+        rateLimit:
+          kind && message
+            ? { kind, detail: `${kind} (HTTP ${error?.data?.statusCode}): ${message.slice(0, 200)}` }
+            : undefined,
       };
     },
   };

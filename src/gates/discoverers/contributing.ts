@@ -20,7 +20,8 @@ export const contributingDiscoverer: GateDiscoverer = {
         }
         if (!inBlock) return;
         const command = raw.trim().replace(/^\$\s+/, '');
-        if (looksLikeGate(command)) gates.push({ name: command, command, kind: kindOf(command), source: at(file, i + 1) });
+        if (looksLikeGate(command))
+          gates.push({ name: command, command, kind: kindOf(command), source: at(file, i + 1) });
       });
       return gates;
     }

@@ -33,7 +33,12 @@ export const packageJsonDiscoverer: GateDiscoverer = {
       const body = scripts[script];
       if (typeof body !== 'string' || !body.trim() || NPM_PLACEHOLDER.test(body)) continue;
       const line = lineOf(text, new RegExp(`^\\s*"${script}"\\s*:`));
-      gates.push({ name: script, command: scriptCommand(pm, script), kind: kindOf(script), source: at('package.json', line) });
+      gates.push({
+        name: script,
+        command: scriptCommand(pm, script),
+        kind: kindOf(script),
+        source: at('package.json', line),
+      });
     }
     return gates;
   },

@@ -4,7 +4,10 @@ import { at, type Gate, type GateDiscoverer, lineOf } from '../gate.js';
 const TOOLS = [
   { section: /^\[tool\.mypy\]/, gate: { name: 'mypy', command: 'mypy .', kind: 'typecheck' as const } },
   { section: /^\[tool\.ruff(\.lint)?\]/, gate: { name: 'ruff', command: 'ruff check .', kind: 'lint' as const } },
-  { section: /^\[tool\.pytest\.ini_options\]/, gate: { name: 'pytest', command: 'python -m pytest', kind: 'test' as const } },
+  {
+    section: /^\[tool\.pytest\.ini_options\]/,
+    gate: { name: 'pytest', command: 'python -m pytest', kind: 'test' as const },
+  },
 ];
 
 export const pyprojectDiscoverer: GateDiscoverer = {

@@ -37,7 +37,8 @@ export const workflowsDiscoverer: GateDiscoverer = {
       const text = await files.read(file);
       if (!text) continue;
       for (const { command, line } of runCommands(text)) {
-        if (looksLikeGate(command)) gates.push({ name: command, command, kind: kindOf(command), source: at(file, line) });
+        if (looksLikeGate(command))
+          gates.push({ name: command, command, kind: kindOf(command), source: at(file, line) });
       }
     }
     return gates;

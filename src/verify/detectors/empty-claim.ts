@@ -8,7 +8,12 @@ export const emptyClaim: CheatDetector = {
   summary: 'nothing changed since the work started',
   detect(change: ChangeSet): Finding[] {
     return change.files.length === 0
-      ? [{ rule: 'empty-claim', detail: `no file changed between ${change.base.slice(0, 10)} and HEAD: there is nothing to accept` }]
+      ? [
+          {
+            rule: 'empty-claim',
+            detail: `no file changed between ${change.base.slice(0, 10)} and HEAD: there is nothing to accept`,
+          },
+        ]
       : [];
   },
 };

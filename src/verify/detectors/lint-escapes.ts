@@ -13,7 +13,12 @@ export const lintEscapes: CheatDetector = {
         const silenced = lang.escapes.map((p) => p.exec(l.text)?.[0]).find(Boolean);
         if (silenced)
           findings.push(
-            finding('lint-escape-added', file.path, l.line, `added \`${silenced.trim()}\`: silencing a check is not passing it`),
+            finding(
+              'lint-escape-added',
+              file.path,
+              l.line,
+              `added \`${silenced.trim()}\`: silencing a check is not passing it`,
+            ),
           );
       }
     }

@@ -14,7 +14,12 @@ export const skipMarkers: CheatDetector = {
         const marker = lang.skipMarkers.map((p) => p.exec(l.text)?.[0]).find(Boolean);
         if (marker)
           findings.push(
-            finding('skip-marker-added', file.path, l.line, `added \`${marker.trim()}\`: a test that does not run cannot fail`),
+            finding(
+              'skip-marker-added',
+              file.path,
+              l.line,
+              `added \`${marker.trim()}\`: a test that does not run cannot fail`,
+            ),
           );
       }
     }

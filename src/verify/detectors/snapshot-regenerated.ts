@@ -12,7 +12,12 @@ export const snapshotRegenerated: CheatDetector = {
     const testsChanged = change.files.some((f) => !isSnapshotFile(f.path) && isTestFile(f.path));
     if (snapshots.length === 0 || testsChanged) return [];
     return snapshots.map((f) =>
-      finding('snapshot-regenerated', f.path, f.added[0]?.line, 'snapshot rewritten with no change to the tests that explain it'),
+      finding(
+        'snapshot-regenerated',
+        f.path,
+        f.added[0]?.line,
+        'snapshot rewritten with no change to the tests that explain it',
+      ),
     );
   },
 };

@@ -4,7 +4,23 @@ import { isSnapshotFile, isTestFile, type Language, languageOf } from '../langua
 import { type CheatDetector, finding, newLines } from './cheat-detector.js';
 
 const TODO = /\b(TODO|FIXME|XXX)\b/;
-const TRIVIAL = new Set(['0', '1', '-1', 'true', 'false', 'null', 'undefined', 'None', 'True', 'False', 'nil', "''", '""', '[]', '{}']);
+const TRIVIAL = new Set([
+  '0',
+  '1',
+  '-1',
+  'true',
+  'false',
+  'null',
+  'undefined',
+  'None',
+  'True',
+  'False',
+  'nil',
+  "''",
+  '""',
+  '[]',
+  '{}',
+]);
 const indent = (line: string) => line.search(/\S/);
 
 interface Body {
@@ -79,13 +95,17 @@ export const stubs: CheatDetector = {
       if (!lang || isTestFile(file.path) || isSnapshotFile(file.path) || file.status === 'D') continue;
       for (const l of newLines(change, file)) {
         if (lang.notImplemented.some((p) => p.test(l.text))) {
-          findings.push(finding('not-implemented-stub', file.path, l.line, `\`${l.text.trim()}\` stands in for the behaviour`));
+          findings.push(
+            finding('not-implemented-stub', file.path, l.line, `\`${l.text.trim()}\` stands in for the behaviour`),
+          );
         }
       }
       for (const body of addedFunctions(file, lang)) {
         const placeholders = body.statements.every((s) => lang.placeholderStatement.test(s));
         if (body.statements.length === 0 || body.statements.every((s) => /^(pass|\.\.\.)$/.test(s))) {
-          findings.push(finding('empty-function', file.path, body.header, `${body.name || 'a function'}() has an empty body`));
+          findings.push(
+            finding('empty-function', file.path, body.header, `${body.name || 'a function'}() has an empty body`),
+          );
         } else if (placeholders && body.comments.some((c) => TODO.test(c))) {
           findings.push(
             finding(
@@ -103,7 +123,11 @@ export const stubs: CheatDetector = {
               .replace(/;$/, '')
               .trim()
               .replace(/^[`"]|[`"]$/g, "'");
-          if (returns.length > 0 && returns.length === body.statements.length && returns.every((s) => expected.has(literal(s)))) {
+          if (
+            returns.length > 0 &&
+            returns.length === body.statements.length &&
+            returns.every((s) => expected.has(literal(s)))
+          ) {
             findings.push(
               finding(
                 'hardcoded-expected-value',

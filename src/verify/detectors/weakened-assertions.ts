@@ -35,7 +35,11 @@ function assertionsByCase(
   const flush = () => {
     if (!current) return;
     const seen = into.get(current.name);
-    into.set(current.name, { count: (seen?.count ?? 0) + countAssertions(lang, current.body.join('\n')), file: path, line: current.line });
+    into.set(current.name, {
+      count: (seen?.count ?? 0) + countAssertions(lang, current.body.join('\n')),
+      file: path,
+      line: current.line,
+    });
   };
   lines.forEach((line, i) => {
     const m = lang.testCase.map((p) => p.exec(line)).find(Boolean);
@@ -52,7 +56,10 @@ function assertionsByCase(
 const TOLERANCES: Array<{ pattern: RegExp; wider: (before: number, after: number) => boolean }> = [
   { pattern: /toBeCloseTo\([^,]+,\s*(\d+)/, wider: (b, a) => a < b },
   { pattern: /\bplaces\s*=\s*(\d+)/, wider: (b, a) => a < b },
-  { pattern: /\b(?:rel|abs|delta|epsilon|eps|tol|tolerance|rtol|atol)\s*[=:]\s*([\d.]+(?:e-?\d+)?)/i, wider: (b, a) => a > b },
+  {
+    pattern: /\b(?:rel|abs|delta|epsilon|eps|tol|tolerance|rtol|atol)\s*[=:]\s*([\d.]+(?:e-?\d+)?)/i,
+    wider: (b, a) => a > b,
+  },
   { pattern: /abs\(.*\)\s*<=?\s*([\d.]+(?:e-?\d+)?)/i, wider: (b, a) => a > b },
 ];
 
@@ -60,7 +67,10 @@ function skeleton(text: string): string {
   return norm(text).replace(/\d+(\.\d+)?(e-?\d+)?/g, '#');
 }
 
-function pairs(file: FileChange, lang: Language): Array<{ removed: DiffLine; added: DiffLine; before: Expectation; after: Expectation }> {
+function pairs(
+  file: FileChange,
+  lang: Language,
+): Array<{ removed: DiffLine; added: DiffLine; before: Expectation; after: Expectation }> {
   const out: Array<{ removed: DiffLine; added: DiffLine; before: Expectation; after: Expectation }> = [];
   const removed = file.removed.map((l) => ({ l, e: expectationOf(lang, l.text) })).filter((x) => x.e);
   for (const added of file.added) {
@@ -96,7 +106,8 @@ export const weakenedAssertions: CheatDetector = {
       if (!isTest) continue;
       for (const l of newLines(change, file)) {
         const tautology = lang.tautologies.find((p) => p.test(l.text));
-        if (tautology) findings.push(finding('tautological-assertion', file.path, l.line, `\`${l.text.trim()}\` cannot fail`));
+        if (tautology)
+          findings.push(finding('tautological-assertion', file.path, l.line, `\`${l.text.trim()}\` cannot fail`));
       }
       for (const { added, before: was, after: now } of pairs(file, lang)) {
         if (!lang.weakMatcher.test(was.matcher) && lang.weakMatcher.test(now.matcher)) {
@@ -131,7 +142,9 @@ export const weakenedAssertions: CheatDetector = {
           const removed = file.removed.find((r) => skeleton(r.text) === skeleton(added.text));
           const b = removed && pattern.exec(removed.text);
           if (b && wider(Number(b[1]), Number(a[1]))) {
-            findings.push(finding('tolerance-widened', file.path, added.line, `tolerance widened from ${b[1]} to ${a[1]}`));
+            findings.push(
+              finding('tolerance-widened', file.path, added.line, `tolerance widened from ${b[1]} to ${a[1]}`),
+            );
           }
         }
       }
@@ -142,7 +155,12 @@ export const weakenedAssertions: CheatDetector = {
       const now = after.get(name);
       if (now && now.count < was.count) {
         findings.push(
-          finding('assertions-removed', now.file, now.line, `test "${name}" has ${now.count} assertion(s), ${was.count} before`),
+          finding(
+            'assertions-removed',
+            now.file,
+            now.line,
+            `test "${name}" has ${now.count} assertion(s), ${was.count} before`,
+          ),
         );
       }
     }

@@ -6,7 +6,9 @@ export const go: Language = {
   testFile: /_test\.go$/,
   testCase: [/^\s*func\s+(Test\w*)\s*\(/],
   assertion: /\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\(/g,
-  expectation: [/\b(?:assert|require)\.(?<matcher>\w+)\(\s*t\s*,\s*(?<expected>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<subject>.+?)\s*\)\s*$/],
+  expectation: [
+    /\b(?:assert|require)\.(?<matcher>\w+)\(\s*t\s*,\s*(?<expected>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<subject>.+?)\s*\)\s*$/,
+  ],
   weakMatcher: /^(NotNil|True|NotEmpty|NoError)$/,
   skipMarkers: [/\bt\.Skip(?:f|Now)?\s*\(/],
   tautologies: [/\bassert\.True\s*\(\s*t\s*,\s*true\s*\)/],

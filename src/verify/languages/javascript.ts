@@ -11,7 +11,8 @@ export const javascript: Language = {
     /\bassert\.(?<matcher>ok)\(\s*(?<subject>(?:[^()]|\([^()]*\))+?)\s*\)\s*;?\s*\)?\s*;?\s*$(?<expected>)/,
     /\bassert\.(?<matcher>equal|strictEqual|deepEqual|deepStrictEqual)\(\s*(?<subject>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<expected>.+?)\s*\)\s*;?\s*\)?\s*;?\s*$/,
   ],
-  weakMatcher: /^(toBeDefined|toBeTruthy|not\.toBeNull|not\.toBeUndefined|not\.toBeFalsy|toBeInstanceOf|toHaveProperty|toBeTypeOf|ok)$/,
+  weakMatcher:
+    /^(toBeDefined|toBeTruthy|not\.toBeNull|not\.toBeUndefined|not\.toBeFalsy|toBeInstanceOf|toHaveProperty|toBeTypeOf|ok)$/,
   skipMarkers: [
     /\b(?:it|test|describe|suite|context)\.(?:skip|only|todo|skipIf|runIf)\b/,
     /\b(?:xit|xtest|xdescribe|fit|fdescribe|xcontext)\s*\(/,
@@ -32,7 +33,9 @@ export const javascript: Language = {
     /prettier-ignore/,
     /istanbul ignore|c8 ignore|v8 ignore/,
   ],
-  notImplemented: [/throw\s+new\s+\w*Error\s*\(\s*(['"`])[^'"`]*(not\s+(yet\s+)?implemented|todo|unimplemented|stub)[^'"`]*\1/i],
+  notImplemented: [
+    /throw\s+new\s+\w*Error\s*\(\s*(['"`])[^'"`]*(not\s+(yet\s+)?implemented|todo|unimplemented|stub)[^'"`]*\1/i,
+  ],
   placeholderStatement: /^\s*(return(\s+(null|undefined|0|false|true|''|""|\[\]|\{\}))?\s*;?|\/\/.*)\s*$/,
   functionHeader:
     /(?:function\s+\w+\s*|\b\w+\s*=\s*(?:async\s*)?|^\s*(?:async\s+)?\w+\s*)\(([^)]*)\)\s*(?::\s*[\w<>[\]|, ]+)?\s*(?:=>)?\s*\{\s*\}?\s*;?\s*$/,

@@ -6,7 +6,9 @@ export const rust: Language = {
   testFile: /(^|\/)tests\/.*\.rs$|_test\.rs$/,
   testCase: [/^\s*(?:pub\s+)?(?:async\s+)?fn\s+(test\w*)\s*\(/],
   assertion: /\b(?:assert|assert_eq|assert_ne|debug_assert\w*)!\s*\(/g,
-  expectation: [/\b(?<matcher>assert_eq|assert_ne)!\(\s*(?<subject>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<expected>.+?)\s*\)\s*;?\s*$/],
+  expectation: [
+    /\b(?<matcher>assert_eq|assert_ne)!\(\s*(?<subject>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<expected>.+?)\s*\)\s*;?\s*$/,
+  ],
   weakMatcher: /^(assert)$/,
   skipMarkers: [/#\[ignore\b/],
   tautologies: [/\bassert!\s*\(\s*true\s*\)/, /\bassert_eq!\s*\(\s*([\w.]+)\s*,\s*\1\s*\)/],

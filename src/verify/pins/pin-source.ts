@@ -17,7 +17,8 @@ export function iniSections(text: string, sections: RegExp): Map<string, string>
   for (const line of text.split('\n')) {
     const header = /^\s*\[([^\]]+)\]\s*$/.exec(line);
     if (header) current = sections.test(header[1] ?? '') ? `[${header[1]}]` : undefined;
-    else if (current && line.trim() && !/^\s*[#;]/.test(line)) out.set(current, `${out.get(current) ?? ''}${line.trim()}\n`);
+    else if (current && line.trim() && !/^\s*[#;]/.test(line))
+      out.set(current, `${out.get(current) ?? ''}${line.trim()}\n`);
   }
   return out;
 }
