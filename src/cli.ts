@@ -96,7 +96,8 @@ function addLoopCommands(program: Command, setExit: (code: ExitCode) => void): v
     program
       .command('fleet')
       .description(
-        'several loops at once: one story per worker, each in its own worktree, merged one at a time with the gates re-run',
+        'several loops at once: one story per worker, each in its own worktree, merged one at a time with the ' +
+          'gates re-run',
       )
       .option('--prd <file>', 'the PRD (default prd.json); its branchName is the integration branch')
       .option('--workers <n>', 'how many stories run at once (default 2)')
@@ -177,7 +178,8 @@ function addFileCommands(program: Command, setExit: (code: ExitCode) => void): v
   program
     .command('import')
     .description(
-      'convert another PRD shape (stories with status and qualityGates, features, tasks) or a markdown checklist into prd.json',
+      'convert another PRD shape (stories with status and qualityGates, features, tasks) or a markdown checklist ' +
+        'into prd.json',
     )
     .argument('<file>', 'the PRD or checklist to convert')
     .option('-o, --out <file>', 'where to write (default prd.json; never overwritten)')
@@ -255,8 +257,10 @@ function printError(error: unknown, debug: boolean): ExitCode {
   process.stderr.write(`star-loop: internal error: ${(error as Error)?.message ?? String(error)}\n`);
   process.stderr.write(
     debug
-      ? `${(error as Error)?.stack ?? ''}\n  (exit ${ExitCode.Internal}; this is a bug: please report it with the lines above)\n`
-      : `  fix: this is a bug in star-loop; run again with --debug for the stack trace and report it\n  (exit ${ExitCode.Internal})\n`,
+      ? `${(error as Error)?.stack ?? ''}\n  (exit ${ExitCode.Internal}; this is a bug: please report it with the ` +
+          `lines above)\n`
+      : `  fix: this is a bug in star-loop; run again with --debug for the stack trace and report it\n  (exit ` +
+          `${ExitCode.Internal})\n`,
   );
   return ExitCode.Internal;
 }

@@ -144,9 +144,11 @@ export const SECRET_NAME =
 const STAR_OWN = /^(GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)|STAR_[A-Z_]+)$/;
 
 /** Provider key prefixes for agents that can talk to many providers (opencode, aider). */
-export const PROVIDER_CREDENTIALS: readonly RegExp[] = [
-  /^(ANTHROPIC|OPENAI|AZURE|GEMINI|GOOGLE|VERTEX|AWS|OPENROUTER|GROQ|XAI|MISTRAL|DEEPSEEK|TOGETHER|FIREWORKS|COHERE|PERPLEXITY|CEREBRAS|OLLAMA|LITELLM|HF|HUGGINGFACE)_/,
-];
+const PROVIDERS = (
+  'ANTHROPIC OPENAI AZURE GEMINI GOOGLE VERTEX AWS OPENROUTER GROQ XAI MISTRAL ' +
+  'DEEPSEEK TOGETHER FIREWORKS COHERE PERPLEXITY CEREBRAS OLLAMA LITELLM HF HUGGINGFACE'
+).split(' ');
+export const PROVIDER_CREDENTIALS: readonly RegExp[] = [new RegExp(`^(${PROVIDERS.join('|')})_`)];
 
 /**
  * The agent's environment: star-loop's own minus every credential-like variable the agent does not need

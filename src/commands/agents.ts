@@ -62,7 +62,8 @@ export function renderAgents(list: readonly AgentListing[]): string {
     lines.push(`${a.name.padEnd(13)} ${found}`);
     lines.push(`${''.padEnd(13)} ${a.description}`);
     lines.push(
-      `${''.padEnd(13)} ${CAPABILITY_LABELS.map(([key, label]) => `${a.capabilities[key] ? '✓' : '—'} ${label}`).join('  ')}`,
+      `${''.padEnd(13)} ` +
+        `${CAPABILITY_LABELS.map(([key, label]) => `${a.capabilities[key] ? '✓' : '—'} ${label}`).join('  ')}`,
     );
   }
   return lines.join('\n');

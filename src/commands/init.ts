@@ -98,7 +98,8 @@ export async function initCommand(): Promise<ExitCode> {
     printLine(`wrote    ${name}`);
   }
   printLine(
-    `\nNext: edit prd.json, check it with \`star-loop validate prd.json\`, see the plan with \`star-loop run --prd prd.json --dry-run\`.`,
+    `\nNext: edit prd.json, check it with \`star-loop validate prd.json\`, see the plan with \`star-loop run ` +
+      `--prd prd.json --dry-run\`.`,
   );
   return ExitCode.Complete;
 }

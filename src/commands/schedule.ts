@@ -29,7 +29,10 @@ export function cronLine(cron: string, s: Schedule): string {
   if (cron.trim().split(/\s+/).length !== 5)
     throw new InputError(`--cron "${cron}": expected five fields, e.g. "0 1 * * *"`);
   const command = [s.node, s.bin, s.command, ...s.args].map(shellQuote).join(' ');
-  return `${cron.trim()} cd ${shellQuote(s.root)} && mkdir -p .star && PATH=${shellQuote(s.path)} HOME=${shellQuote(s.home)} ${command} >> ${shellQuote(`${s.root}/.star/cron.log`)} 2>&1`;
+  return (
+    `${cron.trim()} cd ${shellQuote(s.root)} && mkdir -p .star && PATH=${shellQuote(s.path)} ` +
+    `HOME=${shellQuote(s.home)} ${command} >> ${shellQuote(`${s.root}/.star/cron.log`)} 2>&1`
+  );
 }
 
 /** A launchd plist for the same run, at the minute and hour of a cron expression. */

@@ -19,14 +19,16 @@ export async function validateCommand(file = 'prd.json'): Promise<ExitCode> {
     throw new InputError(`${file}: not valid JSON (${checked.syntaxError})`, 'fix the JSON syntax first');
   if (!checked.prd) {
     throw new InputError(
-      `${file}: ${checked.problems.length} problem(s)\n${checked.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
+      `${file}: ${checked.problems.length} ` +
+        `problem(s)\n${checked.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
       'fix each one (see "PRD mode" in the README); `star-loop import` converts other PRD shapes',
     );
   }
   const passed = passedIds(checked.prd);
   const next = selectNextStory(checked.prd, passed);
   printLine(
-    `${file}: valid — ${checked.prd.userStories.length} stories, ${passed.size} passing${next ? `; next: ${next.id} ${next.title}` : ''}`,
+    `${file}: valid — ${checked.prd.userStories.length} stories, ${passed.size} ` +
+      `passing${next ? `; next: ${next.id} ${next.title}` : ''}`,
   );
   return ExitCode.Complete;
 }

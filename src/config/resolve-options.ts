@@ -173,7 +173,8 @@ function checkOptions(options: RunOptions, flags: RunFlags): void {
   }
   if (options.verify !== 'off' && options.maxIterations < 2) {
     throw new InputError(
-      `${flags.maxIterations !== undefined ? '--max-iterations' : 'star.config.json: maxIterations'} ${options.maxIterations} leaves no room to verify a claim: one verifier run is always kept in reserve`,
+      `${flags.maxIterations !== undefined ? '--max-iterations' : 'star.config.json: maxIterations'} ` +
+        `${options.maxIterations} leaves no room to verify a claim: one verifier run is always kept in reserve`,
       'use --max-iterations 2 or more, or --verify off (not recommended)',
     );
   }

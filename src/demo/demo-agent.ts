@@ -30,10 +30,14 @@ function replace(file: string, from: string, to: string): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
 }
 
+/** A node:test case with these assertions, as the demo agent appends it to the test file. */
+const testCase = (name: string, ...assertions: string[]) =>
+  `\ntest('${name}', () => {\n${assertions.map((a) => `  ${a};\n`).join('')}});\n`;
+
 const TESTS = {
-  subtract: `\ntest('subtract', () => {\n  assert.equal(subtract(5, 3), 2);\n  assert.equal(subtract(3, 5), -2);\n});\n`,
-  multiply: `\ntest('multiply', () => {\n  assert.equal(multiply(4, 3), 12);\n  assert.equal(multiply(-2, 3), -6);\n});\n`,
-  divide: `\ntest('divide', () => {\n  assert.equal(divide(12, 4), 3);\n  assert.throws(() => divide(1, 0), /division by zero/);\n});\n`,
+  subtract: testCase('subtract', 'assert.equal(subtract(5, 3), 2)', 'assert.equal(subtract(3, 5), -2)'),
+  multiply: testCase('multiply', 'assert.equal(multiply(4, 3), 12)', 'assert.equal(multiply(-2, 3), -6)'),
+  divide: testCase('divide', 'assert.equal(divide(12, 4), 3)', 'assert.throws(() => divide(1, 0), /division by zero/)'),
 };
 
 function addImport(name: string): void {
@@ -65,7 +69,8 @@ if (process.env.STAR_ROLE === 'verifier') {
 const rejected = prompt.includes('Your last claim was rejected');
 const story = process.env.STAR_STORY_ID ?? '';
 say(
-  `iteration ${process.env.STAR_ITERATION ?? '?'}: read a prompt of ${prompt.length} characters; story ${story || '(none)'}`,
+  `iteration ${process.env.STAR_ITERATION ?? '?'}: read a prompt of ${prompt.length} characters; story ` +
+    `${story || '(none)'}`,
 );
 
 switch (story) {
@@ -114,7 +119,8 @@ switch (story) {
   }
   default:
     say(
-      `I am a scripted demo, not a language model: I only know the demo repository's stories (US-001 to US-003), not "${story}". Doing nothing.`,
+      `I am a scripted demo, not a language model: I only know the demo repository's stories (US-001 to US-003), ` +
+        `not "${story}". Doing nothing.`,
     );
     claim(false, 'demo agent: unknown story, nothing done');
 }

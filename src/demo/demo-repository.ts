@@ -1,9 +1,12 @@
+const PACKAGE = { name: 'demo-calc', private: true, type: 'module', scripts: { test: 'node --test' } };
+
 /** The files of the demo repository: a tiny calculator with a real test gate (`npm test` → `node --test`). */
 export const demoFiles: Record<string, string> = {
-  'package.json': `${JSON.stringify({ name: 'demo-calc', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
+  'package.json': `${JSON.stringify(PACKAGE, null, 2)}\n`,
   'src/calc.js': 'export function add(a, b) {\n  return a + b;\n}\n',
   'test/calc.test.js':
-    "import { add } from '../src/calc.js';\nimport assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\ntest('add', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+    "import { add } from '../src/calc.js';\nimport assert from 'node:assert/strict';\nimport { test } from " +
+    "'node:test';\n\ntest('add', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
   'prd.json': `${JSON.stringify(
     {
       project: 'demo-calc',

@@ -33,7 +33,8 @@ async function main(): Promise<number> {
   );
   printLine('\n──────── .star/report.md ────────');
   printLine(await readFile(join(dir, '.star', 'report.md'), 'utf8').catch(() => '(no report was written)'));
-  printLine(`The sample repository stays at ${dir} — look at \`git log\` and .star/ there. star-loop exited ${code}.`);
+  const exited = `star-loop exited ${code}.`;
+  printLine(`The sample repository stays at ${dir} — look at \`git log\` and .star/ there. ${exited}`);
   return code;
 }
 

@@ -65,7 +65,9 @@ export function decidePermit(input: PermitInput): PermitAnswer {
   if (used + 1 + reserve > limits.maxIterations) {
     return deny({
       reason: 'max-iterations',
-      detail: `the fleet reached --max-iterations ${limits.maxIterations} (${used} agent runs, ${reserve} kept to verify claims under way)`,
+      detail:
+        `the fleet reached --max-iterations ${limits.maxIterations} (${used} agent runs, ${reserve} kept to ` +
+        `verify claims under way)`,
     });
   }
   if (limits.maxTimeMs !== undefined && input.activeMs >= limits.maxTimeMs) {
@@ -166,7 +168,10 @@ export function decideFleetEnd(input: {
   if (input.parked.length > 0) {
     return {
       reason: 'parked',
-      detail: `parked for a human: ${input.parked.join(', ')}; waiting for them: ${input.unfinished.filter((s) => !input.parked.includes(s)).join(', ') || 'none'} (see .star/pending_for_human.md)`,
+      detail:
+        `parked for a human: ${input.parked.join(', ')}; waiting for them: ` +
+        `${input.unfinished.filter((s) => !input.parked.includes(s)).join(', ') || 'none'} (see ` +
+        `.star/pending_for_human.md)`,
     };
   }
   return {

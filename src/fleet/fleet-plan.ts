@@ -143,9 +143,11 @@ export function renderFleetPlan(plan: FleetPlan): string {
   return [
     `star-loop fleet plan (${plan.fleet === 'continue' ? 'continues the paused fleet' : 'a new fleet'})`,
     `  PRD: ${plan.prd}; integration branch: ${plan.branch} (${plan.workspace})`,
-    `  workers: ${plan.workers}, each \`star-loop run --story ID\` in a worktree on ${plan.branch}--<id>; a story is parked after ${plan.maxReturns} returns`,
+    `  workers: ${plan.workers}, each \`star-loop run --story ID\` in a worktree on ${plan.branch}--<id>; a story ` +
+      `is parked after ${plan.maxReturns} returns`,
     `  agent: ${plan.agent}${plan.agentFound ? '' : ' (NOT FOUND on PATH)'}`,
-    `  gates (run by every worker, and on every merge before ${plan.branch} moves): ${plan.gates.map((g) => `${g.name} \`${g.command}\``).join(', ') || 'none found'}`,
+    `  gates (run by every worker, and on every merge before ${plan.branch} moves): ` +
+      `${plan.gates.map((g) => `${g.name} \`${g.command}\``).join(', ') || 'none found'}`,
     `  ready now, in order: ${plan.ready.join(', ') || 'none'}`,
     ...(plan.waiting.length
       ? [`  waiting: ${plan.waiting.map((s) => `${s.id} (for ${s.waitingFor.join(', ')})`).join('; ')}`]

@@ -57,7 +57,8 @@ export async function reconFleet(cwd: string, flags: FleetFlags): Promise<FleetR
   const integration = options.branch ?? prd.prd.branchName;
   if (!integration) {
     throw new InputError(
-      `${relative(cwd, options.prdFile) || options.prdFile}: branchName is missing: the fleet merges every story into that branch`,
+      `${relative(cwd, options.prdFile) || options.prdFile}: branchName is missing: the fleet merges every story ` +
+        `into that branch`,
       'set "branchName" in prd.json (e.g. "ralph/feature"), or pass --branch NAME',
     );
   }

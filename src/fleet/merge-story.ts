@@ -52,7 +52,10 @@ export async function mergeStory(input: MergeInput): Promise<MergeResult> {
   if (onBranch !== input.integration) {
     return {
       kind: 'blocked',
-      detail: `the repository root is on ${onBranch ?? 'a detached HEAD'}, not on the integration branch ${input.integration}: switch back (\`git switch ${input.integration}\`), then \`star-loop resume\``,
+      detail:
+        `the repository root is on ${onBranch ?? 'a detached HEAD'}, ` +
+        `not on the integration branch ${input.integration}: ` +
+        `switch back (\`git switch ${input.integration}\`), then \`star-loop resume\``,
     };
   }
   const [ours, theirs] = await Promise.all([root.head(), tree.head()]);
@@ -73,7 +76,10 @@ export async function mergeStory(input: MergeInput): Promise<MergeResult> {
         findings: [
           {
             rule: 'merge-conflict',
-            detail: `merging ${input.storyBranch} into ${input.integration} conflicts in ${merged.conflicts.join(', ')}: other stories changed the same lines since this one started; redo it on top of the current ${input.integration}`,
+            detail:
+              `merging ${input.storyBranch} into ${input.integration} conflicts in ` +
+              `${merged.conflicts.join(', ')}: other stories changed the same lines since this one ` +
+              `started; redo it on top of the current ${input.integration}`,
             output: merged.messages.slice(0, 2000) || undefined,
           },
         ],
@@ -84,7 +90,8 @@ export async function mergeStory(input: MergeInput): Promise<MergeResult> {
   const commit = await root.commitTree(
     mergedTree,
     [ours, theirs],
-    `star-loop fleet: merge ${input.story} (${input.title})\n\nBranch ${input.storyBranch}, attempt ${input.attempt}; the gates passed on this merge before ${input.integration} moved to it.`,
+    `star-loop fleet: merge ${input.story} (${input.title})\n\nBranch ${input.storyBranch}, attempt ` +
+      `${input.attempt}; the gates passed on this merge before ${input.integration} moved to it.`,
   );
   // The gates run on the merged result, in the story's worktree (where its set-up is): its branch moves on.
   await tree.fastForward(commit);
@@ -115,7 +122,9 @@ export async function mergeStory(input: MergeInput): Promise<MergeResult> {
   } catch (error) {
     return {
       kind: 'blocked',
-      detail: `could not move ${input.integration} forward in the repository root: ${(error as Error).message.trim()}; commit or move your changes there, then \`star-loop resume\``,
+      detail:
+        `could not move ${input.integration} forward in the repository root: ` +
+        `${(error as Error).message.trim()}; commit or move your changes there, then \`star-loop resume\``,
     };
   }
   return { kind: 'merged', commit, gates: compared.rows };

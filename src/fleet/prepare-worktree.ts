@@ -89,7 +89,9 @@ export async function prepareWorktree(
   }
   if (story.findings.length > 0) {
     // The next agent hears why the last attempt came back (`.star/hints.md` goes to its next prompt).
-    const why = `The fleet's merge serializer sent this story back (attempt ${story.attempt - 1}); this attempt starts from the current ${state.branch}`;
+    const why =
+      `The fleet's merge serializer sent this story back (attempt ${story.attempt - 1}); this attempt ` +
+      `starts from the current ${state.branch}`;
     await appendFile(join(starDir, 'hints.md'), `${why}:\n\n${formatFindings(story.findings)}\n`);
     story.findings = [];
   }

@@ -36,7 +36,8 @@ async function waitForOrphans(ctx: FleetContext, ledger: FleetLedger): Promise<v
   const { state } = ledger;
   for (const worker of state.running) {
     if (worker.pid && workerStillRuns(worker.pid)) {
-      const message = `waiting for the previous fleet's worker on ${worker.story} (PID ${worker.pid}) to finish its iteration`;
+      const who = `${worker.story} (PID ${worker.pid})`;
+      const message = `waiting for the previous fleet's worker on ${who} to finish its iteration`;
       ctx.emit({ type: 'warning', message });
     }
     while (worker.pid && workerStillRuns(worker.pid)) await new Promise((r) => setTimeout(r, 200));

@@ -51,7 +51,8 @@ export function compareGates(
       if (isRed(result.status)) {
         fail(
           `gate-${result.status === 'fail' ? 'failed' : result.status}`,
-          `gate "${result.name}" (\`${result.command}\`) ${RED_TEXT[result.status]}${exit}${before ? '; it passed before iteration 1' : ''}`,
+          `gate "${result.name}" (\`${result.command}\`) ` +
+            `${RED_TEXT[result.status]}${exit}${before ? '; it passed before iteration 1' : ''}`,
         );
       }
     } else if (!isRed(result.status)) {
@@ -59,12 +60,14 @@ export function compareGates(
     } else if (rank(result.status) > rank(before.status)) {
       fail(
         `gate-${result.status}`,
-        `gate "${result.name}" (\`${result.command}\`) ${RED_TEXT[result.status]}${exit}; before iteration 1 it only ${RED_TEXT[before.status]}`,
+        `gate "${result.name}" (\`${result.command}\`) ${RED_TEXT[result.status]}${exit}; before iteration 1 it ` +
+          `only ${RED_TEXT[before.status]}`,
       );
     } else if (failures !== undefined && before.failures !== undefined && failures > before.failures) {
       fail(
         'gate-worse',
-        `gate "${result.name}" (\`${result.command}\`) has ${failures} failing tests; ${before.failures} failed before iteration 1`,
+        `gate "${result.name}" (\`${result.command}\`) has ${failures} failing tests; ${before.failures} failed ` +
+          `before iteration 1`,
       );
     } else {
       row.outcome = 'still-red';

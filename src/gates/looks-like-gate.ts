@@ -1,7 +1,15 @@
-const GATE_WORDS =
-  /\b(test|tests|lint|check|typecheck|type-check|vet|clippy|pytest|mypy|ruff|tsc|eslint|biome|build|fmt|golangci-lint|ctest)\b/;
-const SETUP =
-  /^(echo|export|mkdir|rm|cp|mv|cat|ls|curl|wget|apt(-get)?|brew|sudo|git|docker|source|\.|set|chmod|tee|printf|npx\s+playwright\s+install)\b|\b(install|ci|setup|upload|download|cache|login|publish|deploy|release)\b(?!-)|\$\{\{/;
+const GATE_WORD_LIST = (
+  'test tests lint check typecheck type-check vet clippy pytest mypy ruff tsc eslint biome ' +
+  'build fmt golangci-lint ctest'
+).split(' ');
+const GATE_WORDS = new RegExp(String.raw`\b(${GATE_WORD_LIST.join('|')})\b`);
+/** Commands that set up, install or publish (a pattern each), and words that say so anywhere in a command. */
+const SETUP_COMMANDS = (
+  'echo export mkdir rm cp mv cat ls curl wget apt(-get)? brew sudo git docker source ' +
+  String.raw`\. set chmod tee printf npx\s+playwright\s+install`
+).split(' ');
+const SETUP_WORDS = ['install', 'ci', 'setup', 'upload', 'download', 'cache', 'login', 'publish', 'deploy', 'release'];
+const SETUP = new RegExp(String.raw`^(${SETUP_COMMANDS.join('|')})\b|\b(${SETUP_WORDS.join('|')})\b(?!-)|\$\{\{`);
 
 /**
  * Whether a command taken from CI steps or contributor docs is a quality gate worth re-running (tests,

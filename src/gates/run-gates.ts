@@ -52,7 +52,8 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
     };
     await appendFile(
       options.logFile,
-      `===== ${gate.name}: ${status}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ''} in ${result.durationMs} ms\n`,
+      `===== ${gate.name}: ${status}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ''} in ` +
+        `${result.durationMs} ms\n`,
     );
     results.push(result);
     options.onResult?.(result);

@@ -50,7 +50,9 @@ export function parseNameStatusZ(out: string): ChangedFile[] {
   return files;
 }
 
-/** `git merge-tree --write-tree --name-only` (exit 1 means conflicts): the tree, the conflicting files, git's messages. */
+/**
+ * `git merge-tree --write-tree --name-only` (exit 1 means conflicts): the tree, the conflicting files, git's messages.
+ */
 export function parseMergeTree(
   out: string,
   conflicted: boolean,

@@ -75,7 +75,9 @@ async function parkIfStuck(ctx: LoopContext, state: RunState, record: IterationR
   await parkStory(ctx, state, record);
   ctx.emit({
     type: 'warning',
-    message: `parked ${record.story} after ${ctx.options.parkAfter} rejected claims: see .star/pending_for_human.md; moving on`,
+    message:
+      `parked ${record.story} after ${ctx.options.parkAfter} rejected claims: see ` +
+      `.star/pending_for_human.md; moving on`,
   });
 }
 

@@ -20,10 +20,16 @@ export function detectOscillation(records: readonly IterationRecord[]): string |
   const last = records.slice(-4);
   const trees = alternates(last.map((r) => r.endTree));
   if (trees) {
-    return `the last four iterations alternated between two states of the repository (${trees[0].slice(0, 8)} ↔ ${trees[1].slice(0, 8)}): work is being done and undone`;
+    return (
+      `the last four iterations alternated between two states of the repository (${trees[0].slice(0, 8)} ↔ ` +
+      `${trees[1].slice(0, 8)}): work is being done and undone`
+    );
   }
   if (alternates(last.map((r) => r.planHash))) {
-    return 'the last four iterations alternated between two versions of the plan (prd.json or the task plan): it is being changed and changed back';
+    return (
+      'the last four iterations alternated between two versions of the plan (prd.json or the task plan): it ' +
+      'is being changed and changed back'
+    );
   }
   return undefined;
 }
@@ -41,7 +47,10 @@ export function detectRepeatedClaim(records: readonly IterationRecord[]): string
     last.claim.stories.join(',') === before.claim.stories.join(',') &&
     (last.claim.summary ?? last.summary) === (before.claim.summary ?? before.summary);
   if (!same || last.verdict === 'accepted') return undefined;
-  return `iteration ${last.n} repeated iteration ${before.n}'s rejected claim${last.story ? ` on ${last.story}` : ''} word for word without changing anything`;
+  return (
+    `iteration ${last.n} repeated iteration ${before.n}'s rejected ` +
+    `claim${last.story ? ` on ${last.story}` : ''} word for word without changing anything`
+  );
 }
 
 /**
@@ -110,12 +119,20 @@ export async function parkStory(ctx: LoopContext, state: RunState, record: Itera
   const findings = record.findings
     .map(
       (f) =>
-        `- [${f.rule}] ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.detail}${f.output ? `\n\n\`\`\`\n${f.output.slice(-1500).trimEnd()}\n\`\`\`` : ''}`,
+        `- [${f.rule}] ` +
+        `${
+          f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''
+        }${f.detail}${f.output ? `\n\n\`\`\`\n${f.output.slice(-1500).trimEnd()}\n\`\`\`` : ''}`,
     )
     .join('\n');
   await appendFile(
     ctx.paths.pendingForHuman,
-    `## ${story} — parked after iteration ${record.n} (${new Date().toISOString()})\n\nIts last ${state.storyFailures[story] ?? ''} claims were rejected. The last findings:\n\n${findings || '(none)'}\n\nChanged since work on it started (${start?.slice(0, 10) ?? '?'}..${head?.slice(0, 10) ?? '?'}):\n\n${diff || '(nothing)'}\n\nTo retry it: fix what is above or clear the story's entry from \`.star/state.json\` "parked", then \`star-loop resume\`.\n\n`,
+    `## ${story} — parked after iteration ${record.n} (${new Date().toISOString()})\n\nIts last ` +
+      `${state.storyFailures[story] ?? ''} claims were rejected. The last ` +
+      `findings:\n\n${findings || '(none)'}\n\nChanged since work on it started ` +
+      `(${start?.slice(0, 10) ?? '?'}..${head?.slice(0, 10) ?? '?'}):\n\n${diff || '(nothing)'}\n\nTo retry ` +
+      `it: fix what is above or clear the story's entry from \`.star/state.json\` "parked", then ` +
+      `\`star-loop resume\`.\n\n`,
   );
 }
 
@@ -127,5 +144,8 @@ export async function parkedBlock(ctx: LoopContext, state: RunState): Promise<st
   const passed = passedIds(now.loaded.prd);
   const parked = new Set(state.parked.map((p) => p.story));
   if (selectNextStory(now.loaded.prd, passed, parked, ctx.options.story)) return undefined;
-  return `every remaining story is parked for a human or waits for one: ${[...parked].join(', ')} (see .star/pending_for_human.md)`;
+  return (
+    `every remaining story is parked for a human or waits for one: ${[...parked].join(', ')} (see ` +
+    `.star/pending_for_human.md)`
+  );
 }

@@ -56,13 +56,25 @@ export const HARD_HAZARDS: ReadonlySet<Hazard> = new Set(['permission-denied', '
 export function describeHazard(hit: HazardHit, count: number): string {
   switch (hit.name) {
     case 'permission-denied':
-      return `the agent was refused tool calls (${hit.evidence ?? '?'}) and changed nothing: it cannot work headless with these permissions (check the agent's settings for deny rules or a managed policy)`;
+      return (
+        `the agent was refused tool calls (${hit.evidence ?? '?'}) and changed nothing: it cannot work ` +
+        `headless with these permissions (check the agent's settings for deny rules or a managed policy)`
+      );
     case 'plan-mode':
-      return "the agent switched to plan mode and waited for an approval that never comes headless: remove a default plan mode from the agent's settings";
+      return (
+        'the agent switched to plan mode and waited for an approval that never comes headless: remove a ' +
+        "default plan mode from the agent's settings"
+      );
     case 'asked-question':
-      return `the agent stopped to ask a question ${count} iterations in a row ("${hit.evidence ?? ''}"): answer it in .star/hints.md, then \`star-loop resume\``;
+      return (
+        `the agent stopped to ask a question ${count} iterations in a row ("${hit.evidence ?? ''}"): answer ` +
+        `it in .star/hints.md, then \`star-loop resume\``
+      );
     case 'no-tool-calls':
-      return `the agent answered without using a single tool ${count} iterations in a row: check that its model can call tools (--model)`;
+      return (
+        `the agent answered without using a single tool ${count} iterations in a row: check that its model ` +
+        `can call tools (--model)`
+      );
     case 'idle-exit':
       return `the agent exited 0 ${count} iterations in a row without a claim and without changing anything`;
   }
@@ -71,7 +83,10 @@ export function describeHazard(hit: HazardHit, count: number): string {
 /** Told to the next fresh agent, so it does not repeat the last one's mistake. */
 export function hazardFinding(hit: HazardHit): { rule: string; detail: string } {
   const detail: Record<Hazard, string> = {
-    'asked-question': `The previous agent stopped to ask: "${hit.evidence ?? ''}". Nobody answers questions in this loop: make the most reasonable choice yourself, write it down in your notes, and do the work.`,
+    'asked-question':
+      `The previous agent stopped to ask: "${hit.evidence ?? ''}". Nobody answers questions in ` +
+      `this loop: make the most reasonable choice yourself, write it down in your notes, and do ` +
+      `the work.`,
     'permission-denied': 'The previous agent was refused its tool calls and changed nothing.',
     'plan-mode': 'The previous agent went into plan mode. Nobody approves plans in this loop: do the work.',
     'no-tool-calls':

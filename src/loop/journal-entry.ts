@@ -14,7 +14,10 @@ export function journalEntry(record: IterationRecord): string {
     .join(' · ');
   const lines = [`## ${head}`];
   lines.push(
-    `- moved: ${record.moved ? `yes (${record.movement.join(', ')})` : 'no'}${record.repeated ? ' — same summary as the previous iteration' : ''}`,
+    `- moved: ` +
+      `${record.moved ? `yes (${record.movement.join(', ')})` : 'no'}${
+        record.repeated ? ' — same summary as the previous iteration' : ''
+      }`,
   );
   if (record.claim) {
     const outcome =

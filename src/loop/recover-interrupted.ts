@@ -17,7 +17,8 @@ export async function recoverInterrupted(git: Git, state: RunState): Promise<str
     for (let i = 0; i < 50 && processRuns(current.pgid); i++) await new Promise((r) => setTimeout(r, 100));
     killGroup(current.pgid, 'SIGKILL');
     notes.push(
-      `ended the agent of interrupted iteration ${current.iteration} (process group ${current.pgid}), left running by a runner that died`,
+      `ended the agent of interrupted iteration ${current.iteration} (process group ${current.pgid}), left ` +
+        `running by a runner that died`,
     );
   }
   const startHead = state.records.at(-1)?.endHead;

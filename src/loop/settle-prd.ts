@@ -32,7 +32,8 @@ export async function settlePrd(
   for (const id of restored) text = setStoryPasses(text, id, before.get(id) === true);
   await writeFile(file, text, 'utf8');
   const commit = await git.commitAll(
-    `star-loop: iteration ${iteration}: restore passes of ${restored.join(', ')} (star-loop sets passes only after verification)`,
+    `star-loop: iteration ${iteration}: restore passes of ${restored.join(', ')} (star-loop sets passes only ` +
+      `after verification)`,
   );
   return { flipped, restored, commit };
 }

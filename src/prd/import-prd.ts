@@ -65,7 +65,9 @@ function fromJson(raw: Record<string, unknown>, notes: string[]): ImportedStory[
   });
 }
 
-/** A markdown checklist: top-level `- [ ]` items are stories (`[x]` passes), items indented under one are its criteria. */
+/**
+ * A markdown checklist: top-level `- [ ]` items are stories (`[x]` passes), items indented under one are its criteria.
+ */
 function fromMarkdown(text: string, notes: string[]): { project?: string; stories: ImportedStory[] } {
   const stories: ImportedStory[] = [];
   let project: string | undefined;

@@ -36,9 +36,11 @@ function fixFor(path: string): string {
 /** Story fields that machine-written PRDs use instead of star-loop's, with what to do instead. */
 const STORY_MISTAKES: Record<string, string> = {
   status:
-    'star-loop tracks completion in "passes" (true or false), not "status"; replace it (done → "passes": true), or convert the file with `star-loop import`',
+    'star-loop tracks completion in "passes" (true or false), not "status"; replace it (done → "passes": true), ' +
+    'or convert the file with `star-loop import`',
   subtasks:
-    'stories have no subtasks: make each subtask a story of its own (order them with "dependsOn"), or convert the file with `star-loop import` (it makes them acceptance criteria)',
+    'stories have no subtasks: make each subtask a story of its own (order them with "dependsOn"), or convert the ' +
+    'file with `star-loop import` (it makes them acceptance criteria)',
   estimated_hours: 'star-loop does not use estimates: remove "estimated_hours"',
   files: 'star-loop does not use "files": name the files in the description or acceptanceCriteria instead',
 };
@@ -55,7 +57,9 @@ export function commonMistakes(raw: unknown): FieldProblem[] {
       if (wrong in obj) {
         problems.push({
           path: wrong,
-          message: `found "${wrong}" where star-loop expects "userStories"; rename the key to "userStories" (each story needs "id", "title" and "passes"), or convert the file with \`star-loop import\``,
+          message:
+            `found "${wrong}" where star-loop expects "userStories"; rename the key to "userStories" (each ` +
+            `story needs "id", "title" and "passes"), or convert the file with \`star-loop import\``,
         });
       }
     }
@@ -75,7 +79,9 @@ export function formatProblems(file: string, problems: FieldProblem[]): string {
   return problems.map((p) => `${file}: ${p.path}: ${p.message}`).join('\n');
 }
 
-/** Every problem of a prd.json text, each with its path and a fix: the common mistakes, the schema, then consistency. */
+/**
+ * Every problem of a prd.json text, each with its path and a fix: the common mistakes, the schema, then consistency.
+ */
 export function checkPrd(text: string): { prd?: Prd; problems: FieldProblem[]; syntaxError?: string } {
   let raw: unknown;
   try {

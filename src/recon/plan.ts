@@ -59,7 +59,8 @@ export function buildPlan(input: PlanInput): Plan {
   const risks: string[] = [];
   if (gates.length === 0) {
     risks.push(
-      'no quality gates found: claims can only be checked by inspection — add a test script, or `gates` in star.config.json',
+      'no quality gates found: claims can only be checked by inspection — add a test script, or `gates` in ' +
+        'star.config.json',
     );
   }
   if (options.verify === 'off')

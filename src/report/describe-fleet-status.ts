@@ -75,13 +75,20 @@ export function describeFleetStatus(state: FleetState, lockPid: number | undefin
 export function renderFleetStatus(s: FleetStatus): string {
   const list = (ids: string[]) => ids.join(', ') || 'none';
   const lines = [
-    `fleet ${s.fleetId}: ${s.state}${s.pid ? ` (PID ${s.pid})` : ''}${s.stopReason ? ` — ${s.stopReason} (exit ${s.exitCode})` : ''}`,
-    `  PRD ${s.prd} → ${s.branch}; merged ${list(s.merges)}; merging ${list(s.stories.merging)}; queued ${list(s.stories.queued)}; parked ${list(s.stories.parked)}`,
+    `fleet ${s.fleetId}: ` +
+      `${s.state}${s.pid ? ` (PID ${s.pid})` : ''}${s.stopReason ? ` — ${s.stopReason} (exit ${s.exitCode})` : ''}`,
+    `  PRD ${s.prd} → ${s.branch}; merged ${list(s.merges)}; merging ${list(s.stories.merging)}; queued ` +
+      `${list(s.stories.queued)}; parked ${list(s.stories.parked)}`,
     ...s.workers.map(
       (w) =>
-        `  worker ${w.slot}: ${w.story} attempt ${w.attempt}${w.iteration !== undefined ? `, iteration ${w.iteration}` : ''}, ${w.phase}, ${formatDuration(w.elapsedMs)}${w.pid ? ` (PID ${w.pid})` : ''}`,
+        `  worker ${w.slot}: ${w.story} attempt ` +
+        `${w.attempt}${w.iteration !== undefined ? `, iteration ${w.iteration}` : ''}, ${w.phase}, ` +
+        `${formatDuration(w.elapsedMs)}${w.pid ? ` (PID ${w.pid})` : ''}`,
     ),
-    `  ${s.iterations} iterations + ${s.verifierRuns} verifier runs of ${s.maxIterations}; active ${formatDuration(s.activeMs)}${s.maxTimeMs ? ` of ${formatDuration(s.maxTimeMs)}` : ''}; cost ${formatUsd(s.costUsd)}${s.maxCostUsd !== undefined ? ` of ${formatUsd(s.maxCostUsd)}` : ''}; tokens ${s.tokens}${s.maxTokens !== undefined ? ` of ${s.maxTokens}` : ''}`,
+    `  ${s.iterations} iterations + ${s.verifierRuns} verifier runs of ${s.maxIterations}; active ` +
+      `${formatDuration(s.activeMs)}${s.maxTimeMs ? ` of ${formatDuration(s.maxTimeMs)}` : ''}; cost ` +
+      `${formatUsd(s.costUsd)}${s.maxCostUsd !== undefined ? ` of ${formatUsd(s.maxCostUsd)}` : ''}; tokens ` +
+      `${s.tokens}${s.maxTokens !== undefined ? ` of ${s.maxTokens}` : ''}`,
   ];
   if (s.detail && s.state !== 'running') lines.push(`  ${s.detail}`);
   if (s.state === 'crashed')

@@ -69,18 +69,30 @@ export function describeRunStatus(state: RunState, lockPid: number | undefined):
   };
 }
 
+/** ` of LIMIT` when there is a limit. */
+const of = (limit: string | number | undefined) => (limit !== undefined ? ` of ${limit}` : '');
+
 export function renderRunStatus(s: RunStatus): string {
+  const ended = s.stopReason ? ` — ${s.stopReason} (exit ${s.exitCode})` : '';
+  const where = `${s.branch ? ` on ${s.branch}` : ''}${s.worktree ? ` in ${s.worktree}` : ''}`;
+  const now = `${s.inProgress ? ' (in progress)' : ''}${s.story ? `, story ${s.story}` : ''}`;
+  const runs = `${s.iterationsThisRun} iterations + ${s.verifierRuns} verifier runs${of(s.maxIterations || undefined)}`;
+  const spent = s.costUnknownRuns > 0 && s.costUsd === 0 ? 'unknown' : formatUsd(s.costUsd);
+  const cost = `${spent}${s.costUnknownRuns > 0 && s.costUsd > 0 ? ' + unknown' : ''}`;
+  const budget = s.maxCostUsd !== undefined ? of(formatUsd(s.maxCostUsd)) : '';
   const lines = [
-    `run ${s.runId}: ${s.state}${s.pid ? ` (PID ${s.pid})` : ''}${s.stopReason ? ` — ${s.stopReason} (exit ${s.exitCode})` : ''}`,
-    `  ${s.mode === 'prd' ? 'PRD' : 'task'}: ${s.target}${s.branch ? ` on ${s.branch}` : ''}${s.worktree ? ` in ${s.worktree}` : ''}`,
-    `  iteration ${s.iteration}${s.inProgress ? ' (in progress)' : ''}${s.story ? `, story ${s.story}` : ''}; this run: ${s.iterationsThisRun} iterations + ${s.verifierRuns} verifier runs${s.maxIterations ? ` of ${s.maxIterations}` : ''}`,
-    `  active ${formatDuration(s.activeMs)}${s.maxTimeMs ? ` of ${formatDuration(s.maxTimeMs)}` : ''}; accepted ${s.accepted}`,
-    `  cost ${s.costUnknownRuns > 0 && s.costUsd === 0 ? 'unknown' : `${formatUsd(s.costUsd)}${s.costUnknownRuns > 0 ? ' + unknown' : ''}`}${s.maxCostUsd !== undefined ? ` of ${formatUsd(s.maxCostUsd)}` : ''}; tokens ${s.tokens}${s.maxTokens !== undefined ? ` of ${s.maxTokens}` : ''}`,
+    `run ${s.runId}: ${s.state}${s.pid ? ` (PID ${s.pid})` : ''}${ended}`,
+    `  ${s.mode === 'prd' ? 'PRD' : 'task'}: ${s.target}${where}`,
+    `  iteration ${s.iteration}${now}; this run: ${runs}`,
+    `  active ${formatDuration(s.activeMs)}${of(s.maxTimeMs ? formatDuration(s.maxTimeMs) : undefined)}; ` +
+      `accepted ${s.accepted}`,
+    `  cost ${cost}${budget}; tokens ${s.tokens}${of(s.maxTokens)}`,
   ];
   if (s.waitingUntil) lines.push(`  waiting out a rate limit until ${s.waitingUntil}`);
   if (s.lastVerdict)
     lines.push(
-      `  last verdict: iteration ${s.lastVerdict.iteration}${s.lastVerdict.story ? ` (${s.lastVerdict.story})` : ''} ${s.lastVerdict.verdict}`,
+      `  last verdict: iteration ${s.lastVerdict.iteration}${s.lastVerdict.story ? ` (${s.lastVerdict.story})` : ''} ` +
+        s.lastVerdict.verdict,
     );
   if (s.state === 'crashed')
     lines.push('  the runner is gone: run the same `star-loop run …` command again to continue');

@@ -93,7 +93,10 @@ export function renderFleetReportMarkdown(r: FleetReport): string {
     '',
     r.detail,
     '',
-    `${r.workers} workers on \`${r.branch}\`, active ${formatDuration(r.activeMs)}${r.limits.maxTimeMs ? ` of ${formatDuration(r.limits.maxTimeMs)}` : ''}; ${r.spent.iterations} iterations + ${r.spent.verifierRuns} verifier runs of ${r.limits.maxIterations}; cost ${costText(r.spent.costUsd, r.spent.unknownCostRuns)}; tokens ${r.spent.tokens}.`,
+    `${r.workers} workers on \`${r.branch}\`, active ` +
+      `${formatDuration(r.activeMs)}${r.limits.maxTimeMs ? ` of ${formatDuration(r.limits.maxTimeMs)}` : ''}; ` +
+      `${r.spent.iterations} iterations + ${r.spent.verifierRuns} verifier runs of ${r.limits.maxIterations}; ` +
+      `cost ${costText(r.spent.costUsd, r.spent.unknownCostRuns)}; tokens ${r.spent.tokens}.`,
     '',
     '## Stories',
     '',
@@ -101,7 +104,10 @@ export function renderFleetReportMarkdown(r: FleetReport): string {
     '| --- | --- | --- | --- | --- | --- |',
     ...r.stories.map(
       (s) =>
-        `| ${s.id} ${s.title} | ${s.status}${s.detail ? `: ${s.detail.replaceAll('|', '\\|').slice(0, 200)}` : ''} | ${s.attempts} | ${s.iterations} | ${costText(s.costUsd, s.unknownCostRuns)} | ${s.mergeCommit ? s.mergeCommit.slice(0, 10) : (s.branch ?? '')} |`,
+        `| ${s.id} ${s.title} | ` +
+        `${s.status}${s.detail ? `: ${s.detail.replaceAll('|', '\\|').slice(0, 200)}` : ''} | ${s.attempts} | ` +
+        `${s.iterations} | ${costText(s.costUsd, s.unknownCostRuns)} | ` +
+        `${s.mergeCommit ? s.mergeCommit.slice(0, 10) : (s.branch ?? '')} |`,
     ),
     '',
     '## Merge order',
@@ -116,7 +122,8 @@ export function renderFleetReportMarkdown(r: FleetReport): string {
     out.push('', `### ${story}`, '');
     for (const e of entries) {
       out.push(
-        `- ${e.at} ${e.slot !== undefined ? `worker ${e.slot} ` : ''}attempt ${e.attempt}: ${e.event}${e.detail ? ` — ${e.detail.slice(0, 300)}` : ''}`,
+        `- ${e.at} ${e.slot !== undefined ? `worker ${e.slot} ` : ''}attempt ${e.attempt}: ` +
+          `${e.event}${e.detail ? ` — ${e.detail.slice(0, 300)}` : ''}`,
       );
     }
   }

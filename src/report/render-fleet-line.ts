@@ -15,22 +15,34 @@ const SHOWN: ReadonlySet<string> = new Set([
 export function renderFleetLine(event: FleetEvent): string | undefined {
   switch (event.type) {
     case 'fleet.started':
-      return `star-loop fleet ${event.fleetId}${event.continued ? ' (continued)' : ''}: ${event.workers} workers on ${event.branch}; queue: ${event.queue.join(', ') || 'empty'}`;
+      return (
+        `star-loop fleet ${event.fleetId}${event.continued ? ' (continued)' : ''}: ${event.workers} workers ` +
+        `on ${event.branch}; queue: ${event.queue.join(', ') || 'empty'}`
+      );
     case 'worker.started':
-      return `[w${event.slot}] ${event.story} attempt ${event.attempt}: ${event.continued ? 'continuing' : 'started'} on ${event.branch} in ${event.worktree}`;
+      return (
+        `[w${event.slot}] ${event.story} attempt ${event.attempt}: ` +
+        `${event.continued ? 'continuing' : 'started'} on ${event.branch} in ${event.worktree}`
+      );
     case 'worker.event': {
       if (!SHOWN.has(event.event.type)) return undefined;
       const line = renderEventLine(event.event);
       return line === undefined ? undefined : `[w${event.slot} ${event.story}] ${line.trim().split('\n')[0]}`;
     }
     case 'worker.finished':
-      return `[w${event.slot}] ${event.story} attempt ${event.attempt}: ${event.outcome}${event.exitCode !== undefined ? ` (exit ${event.exitCode})` : ''} — ${event.detail}`;
+      return (
+        `[w${event.slot}] ${event.story} attempt ${event.attempt}: ` +
+        `${event.outcome}${event.exitCode !== undefined ? ` (exit ${event.exitCode})` : ''} — ${event.detail}`
+      );
     case 'merge.started':
       return `merging ${event.story} (attempt ${event.attempt}): gates on the merged result`;
     case 'story.merged':
       return `✔ ${event.story} merged as #${event.order} (${event.commit.slice(0, 10)})`;
     case 'story.returned':
-      return `↺ ${event.story} attempt ${event.attempt}: ${event.why} — ${event.detail}; ${event.next === 'park' ? 'parked for a human' : 'back to the queue'}`;
+      return (
+        `↺ ${event.story} attempt ${event.attempt}: ${event.why} — ${event.detail}; ` +
+        `${event.next === 'park' ? 'parked for a human' : 'back to the queue'}`
+      );
     case 'story.parked':
       return `⏸ ${event.story} parked for a human: ${event.detail}`;
     case 'warning':
@@ -39,7 +51,8 @@ export function renderFleetLine(event: FleetEvent): string | undefined {
       return [
         '',
         `star-loop fleet: ${event.stopReason} — ${event.detail} (exit ${event.exitCode})`,
-        `  merged ${event.merged.join(', ') || 'nothing'}; parked ${event.parked.join(', ') || 'nothing'}; remaining ${event.remaining.join(', ') || 'nothing'}`,
+        `  merged ${event.merged.join(', ') || 'nothing'}; parked ${event.parked.join(', ') || 'nothing'}; ` +
+          `remaining ${event.remaining.join(', ') || 'nothing'}`,
         `  report: ${event.reportFile}`,
       ].join('\n');
   }

@@ -8,7 +8,9 @@ export function renderPlan(plan: Plan): string {
   const { git, limits } = plan;
   out.push(`Mode: ${plan.mode === 'prd' ? 'PRD' : 'task'} (${plan.target})`);
   out.push(
-    `Git: ${git.root} on ${git.branch ?? '(detached HEAD)'} at ${git.head?.slice(0, 10) ?? '(no commits)'}; default branch ${git.defaultBranch ?? '(unknown)'} (${git.defaultBranchSource}); ${git.changes.length === 0 ? 'clean' : `${git.changes.length} uncommitted change(s)`}`,
+    `Git: ${git.root} on ${git.branch ?? '(detached HEAD)'} at ${git.head?.slice(0, 10) ?? '(no commits)'}; ` +
+      `default branch ${git.defaultBranch ?? '(unknown)'} (${git.defaultBranchSource}); ` +
+      `${git.changes.length === 0 ? 'clean' : `${git.changes.length} uncommitted change(s)`}`,
   );
   out.push(`Branch: ${plan.workspace}`);
   out.push(`Agent: ${plan.agent.name} — ${plan.agent.command}${plan.agent.found ? '' : ' (not found on PATH)'}`);
@@ -35,17 +37,28 @@ export function renderPlan(plan: Plan): string {
       '  the agent keeps an ordered checklist in .star/plan.md and takes the first unticked item each iteration',
     );
   }
+  const clock = limits.maxTimeMs ? `, ${formatDuration(limits.maxTimeMs)} wall clock` : '';
+  const cost = limits.maxCostUsd !== undefined ? `cost ${formatUsd(limits.maxCostUsd)}` : 'no cost cap';
+  const tokens = limits.maxTokens !== undefined ? `${limits.maxTokens} tokens` : 'no token cap';
+  const turns = limits.maxTurns !== undefined ? `, ${limits.maxTurns} turns per agent run` : '';
+  const wait = formatDuration(limits.maxWaitMs);
+  const fallback = limits.fallbackAgent ? `, with ${limits.fallbackAgent} standing in` : '';
   out.push(
-    `Limits: at most ${limits.maxIterations} iterations${limits.maxTimeMs ? `, ${formatDuration(limits.maxTimeMs)} wall clock` : ''}; ${limits.onStall} after ${limits.stallAfter} iterations without movement; agent timeout ${formatDuration(limits.iterationTimeoutMs)}, gate timeout ${formatDuration(limits.gateTimeoutMs)}`,
-    `Budgets: ${limits.maxCostUsd !== undefined ? `cost ${formatUsd(limits.maxCostUsd)}` : 'no cost cap'}, ${limits.maxTokens !== undefined ? `${limits.maxTokens} tokens` : 'no token cap'}${limits.maxTurns !== undefined ? `, ${limits.maxTurns} turns per agent run` : ''}; rate limits waited out for up to ${formatDuration(limits.maxWaitMs)}${limits.fallbackAgent ? `, with ${limits.fallbackAgent} standing in` : ''}`,
+    `Limits: at most ${limits.maxIterations} iterations${clock}; ${limits.onStall} after ${limits.stallAfter} ` +
+      `iterations without movement; agent timeout ${formatDuration(limits.iterationTimeoutMs)}, ` +
+      `gate timeout ${formatDuration(limits.gateTimeoutMs)}`,
+    `Budgets: ${cost}, ${tokens}${turns}; rate limits waited out for up to ${wait}${fallback}`,
   );
   out.push(
     plan.verify.mode === 'off'
       ? "Verification: OFF — claims are accepted on the agent's word"
-      : `Verification (${plan.verify.mode}): gates against a baseline taken before iteration 1, checks for faked success, then the adversarial verifier ${plan.verify.verifier}; one run kept in reserve for it`,
+      : `Verification (${plan.verify.mode}): gates against a baseline taken before iteration 1, checks for faked ` +
+          `success, then the adversarial verifier ${plan.verify.verifier}; one run kept in reserve for it`,
   );
   out.push(
-    `Safety: ${plan.safety.pushBlocked ? 'git push blocked' : 'git push ALLOWED (--allow-push)'}; protected paths ${plan.safety.protectedPaths.join(', ') || '(none)'}; history, branch, pinned files and secrets checked after every agent run`,
+    `Safety: ${plan.safety.pushBlocked ? 'git push blocked' : 'git push ALLOWED (--allow-push)'}; protected paths ` +
+      `${plan.safety.protectedPaths.join(', ') || '(none)'}; history, branch, pinned files and secrets checked ` +
+      `after every agent run`,
   );
   out.push(`Biggest risk: ${plan.risks[0] ?? 'none visible'}`);
   for (const risk of plan.risks.slice(1)) out.push(`Also: ${risk}`);

@@ -87,7 +87,8 @@ function claims(report: Report): string[] {
     for (const f of c.findings) out.push(`- [${f.rule}] ${where(f)}${f.detail}`);
     out.push(
       c.verifier
-        ? `- verifier (${c.verifier.agent}): **${c.verifier.verdict}**${c.verifier.error ? ` — ${c.verifier.error}` : ''}`
+        ? `- verifier (${c.verifier.agent}): ` +
+            `**${c.verifier.verdict}**${c.verifier.error ? ` — ${c.verifier.error}` : ''}`
         : '- verifier: not run (an earlier step already decided, or no claim)',
       '',
     );

@@ -41,7 +41,8 @@ export async function writePushBlockingHooks(dir: string, originalHooks: string)
   }
   await writeFile(
     join(dir, 'pre-push'),
-    '#!/bin/sh\necho "star-loop: git push is blocked while a loop runs (star-loop --allow-push permits it)" >&2\nexit 1\n',
+    '#!/bin/sh\necho "star-loop: git push is blocked while a loop runs (star-loop --allow-push permits it)" ' +
+      '>&2\nexit 1\n',
   );
   await chmod(join(dir, 'pre-push'), 0o755);
 }

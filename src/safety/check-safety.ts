@@ -101,7 +101,10 @@ export async function checkSafety(
   if (rewritten || (before.head && !branchHead)) {
     violations.push({
       rule: 'history-rewritten',
-      detail: `the previous HEAD ${before.head?.slice(0, 10)} is no longer an ancestor of ${guard.branch ?? 'HEAD'} (${branchHead?.slice(0, 10) ?? 'deleted'}): amend, rebase, reset or a forced update`,
+      detail:
+        `the previous HEAD ${before.head?.slice(0, 10)} is no longer an ancestor of ` +
+        `${guard.branch ?? 'HEAD'} (${branchHead?.slice(0, 10) ?? 'deleted'}): amend, rebase, reset or a ` +
+        `forced update`,
     });
   }
   if (before.remotes) {

@@ -87,7 +87,9 @@ export function decideWorkspace(input: {
     return {
       kind: 'refuse',
       why: 'dirty',
-      message: `the work tree has ${git.changes.length} uncommitted change(s) (${names}${git.changes.length > 3 ? ', …' : ''}): they would be mixed into the agent's work`,
+      message:
+        `the work tree has ${git.changes.length} uncommitted change(s) ` +
+        `(${names}${git.changes.length > 3 ? ', …' : ''}): they would be mixed into the agent's work`,
       hint: 'git add -A && git commit -m "wip"   (or --worktree to leave them alone, or --allow-dirty)',
     };
   }
@@ -108,6 +110,10 @@ export function describeWorkspace(plan: WorkspacePlan): string {
           ? `switch to the existing branch "${plan.branch}"`
           : `create "${plan.branch}" from ${plan.base} and switch to it`;
     case 'worktree':
-      return `${plan.action === 'reuse' ? 'reuse the' : 'a new'} worktree ${plan.dir} on "${plan.branch}"${plan.action === 'create' ? ` (from ${plan.base} if the branch is new)` : ''}; your checkout is not touched`;
+      return (
+        `${plan.action === 'reuse' ? 'reuse the' : 'a new'} worktree ${plan.dir} on ` +
+        `"${plan.branch}"${plan.action === 'create' ? ` (from ${plan.base} if the branch is new)` : ''}; ` +
+        `your checkout is not touched`
+      );
   }
 }

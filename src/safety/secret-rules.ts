@@ -11,8 +11,11 @@ export const SECRET_RULES: Array<{ rule: string; pattern: RegExp }> = [
   { rule: 'openai-api-key', pattern: /\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}/ },
 ];
 
-const ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credential)[A-Za-z0-9_]*)["']?\s*[:=]\s*["']?([^"'\s,;]{12,})/i;
+const ASSIGNMENT = new RegExp(
+  String.raw`\b([A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|credential)[A-Za-z0-9_]*)["']?\s*[:=]` +
+    String.raw`\s*["']?([^"'\s,;]{12,})`,
+  'i',
+);
 const PLACEHOLDER =
   /^(?:\$|<|\{|process\.env|os\.environ|env\.|getenv|example|your|changeme|dummy|placeholder|x{6,}|\*{4,})/i;
 

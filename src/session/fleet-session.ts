@@ -50,7 +50,10 @@ async function openFleet(recon: FleetRecon): Promise<void> {
   }
 }
 
-/** The fleet's events, to `.star/fleet/log.jsonl` (synchronously: nothing is lost when the fleet is killed) and the terminal. */
+/**
+ * The fleet's events, to `.star/fleet/log.jsonl` (synchronously: nothing is lost when the fleet is killed) and the
+ * terminal.
+ */
 function fleetEmitter(
   logFile: string,
   json: boolean,

@@ -31,5 +31,9 @@ export async function runOnFinish(input: {
     timeoutMs: 120_000,
   });
   if (result.exitCode === 0) return undefined;
-  return `--on-finish command ${result.timedOut ? 'timed out' : `failed (exit ${result.exitCode ?? result.signal})`}; see .star/on-finish.log`;
+  return (
+    `--on-finish command ` +
+    `${result.timedOut ? 'timed out' : `failed (exit ${result.exitCode ?? result.signal})`}; see ` +
+    `.star/on-finish.log`
+  );
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** One reason a claim was rejected or a boundary crossed, as the state, the report, the journal and the next prompt show it. */
+/**
+ * One reason a claim was rejected or a boundary crossed, as the state, the report, the journal and the next prompt show
+ * it.
+ */
 export const findingSchema = z.object({
   rule: z.string(),
   detail: z.string(),

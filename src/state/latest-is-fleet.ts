@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { starPaths } from './star-paths.js';
 
-/** Whether a fleet, not a single run, was the last active here (a fleet's workers keep their state in their worktrees). */
+/**
+ * Whether a fleet, not a single run, was the last active here (a fleet's workers keep their state in their worktrees).
+ */
 export async function latestIsFleet(root: string): Promise<boolean> {
   const paths = starPaths(root);
   const [run, fleet] = await Promise.all([

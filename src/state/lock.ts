@@ -61,7 +61,8 @@ export async function acquireLock(file: string, warn: (message: string) => void)
       );
     }
     warn(
-      `took over a stale lock left by PID ${held?.pid ?? '?'} (${held?.startedAt ?? 'unknown start'}), which no longer runs`,
+      `took over a stale lock left by PID ${held?.pid ?? '?'} (${held?.startedAt ?? 'unknown start'}), which no ` +
+        `longer runs`,
     );
     await rm(file, { force: true });
   }

@@ -44,7 +44,10 @@ export function checkBudgetTotals(
     if (spent.unknownCostRuns > 0 && options.maxTokens === undefined && options.maxTimeMs === undefined) {
       return {
         reason: 'cost-unknown',
-        detail: `--max-cost ${formatUsd(max)} cannot be enforced: ${spent.unknownCostRuns} agent run(s) reported no cost and no price is known for their model (add it to "prices" in star.config.json, or also set --max-tokens or --max-time)`,
+        detail:
+          `--max-cost ${formatUsd(max)} cannot be enforced: ${spent.unknownCostRuns} agent run(s) reported ` +
+          `no cost and no price is known for their model (add it to "prices" in star.config.json, or also ` +
+          `set --max-tokens or --max-time)`,
       };
     }
     if (spent.costUsd >= max)
@@ -52,7 +55,9 @@ export function checkBudgetTotals(
     if (spent.costUsd + next.costUsd > max) {
       return {
         reason: 'max-cost',
-        detail: `the next iteration would not fit in --max-cost ${formatUsd(max)}: spent ${formatUsd(spent.costUsd)}, and an iteration has cost up to ${formatUsd(next.costUsd)}`,
+        detail:
+          `the next iteration would not fit in --max-cost ${formatUsd(max)}: spent ` +
+          `${formatUsd(spent.costUsd)}, and an iteration has cost up to ${formatUsd(next.costUsd)}`,
       };
     }
   }
@@ -62,7 +67,9 @@ export function checkBudgetTotals(
     if (spent.tokens + next.tokens > max) {
       return {
         reason: 'max-tokens',
-        detail: `the next iteration would not fit in --max-tokens ${max}: used ${spent.tokens}, and an iteration has used up to ${next.tokens}`,
+        detail:
+          `the next iteration would not fit in --max-tokens ${max}: used ${spent.tokens}, and an iteration ` +
+          `has used up to ${next.tokens}`,
       };
     }
   }
@@ -82,5 +89,8 @@ export function uncoveredCostBudget(
     (a) => !a.capabilities.cost && !a.capabilities.tokens,
   );
   if (blind.length === 0 || options.maxTimeMs !== undefined) return undefined;
-  return `--max-cost: agent ${blind.map((a) => `"${a.name}"`).join(', ')} reports no cost and no tokens, so the cost is unknown and --max-cost could never stop the run`;
+  return (
+    `--max-cost: agent ${blind.map((a) => `"${a.name}"`).join(', ')} reports no cost and no tokens, so the ` +
+    `cost is unknown and --max-cost could never stop the run`
+  );
 }

@@ -22,7 +22,9 @@ export function checkGatePins(change: ChangeSet): Finding[] {
       if (b === a) continue;
       const detail =
         key === 'the whole file'
-          ? `${file.path} (${source.name}) was ${file.status === 'D' ? 'deleted' : file.status === 'A' ? 'added' : 'changed'}: the gates are pinned for the run`
+          ? `${file.path} (${source.name}) was ` +
+            `${file.status === 'D' ? 'deleted' : file.status === 'A' ? 'added' : 'changed'}: the gates are ` +
+            `pinned for the run`
           : `${file.path}: ${key} changed from ${show(b)} to ${show(a)}: the gates are pinned for the run`;
       findings.push({
         rule: 'gate-changed',

@@ -76,7 +76,9 @@ export async function checkHooks(input: HookCheck): Promise<Finding[]> {
       {
         rule: 'hooks-bypassed',
         file: hook.startsWith(input.root) ? hook.slice(input.root.length + 1) : hook,
-        detail: `the repository's pre-commit hook ${run.timedOut ? 'timed out' : `fails (exit ${run.exitCode ?? run.signal})`} on the claimed changes, so they were committed with the hook bypassed (--no-verify)`,
+        detail: `the repository's pre-commit hook ${
+          run.timedOut ? 'timed out' : `fails (exit ${run.exitCode ?? run.signal})`
+        } on the claimed changes, so they were committed with the hook bypassed (--no-verify)`,
         output: run.tail,
       },
     ];

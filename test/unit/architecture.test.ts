@@ -111,6 +111,13 @@ describe('architecture rules', async () => {
     expect(findCycle(graph)).toBeUndefined();
   });
 
+  it('no line of src/ is longer than 120 characters (long strings go in templates or constants)', () => {
+    const long = files.flatMap((f) =>
+      f.text.split('\n').flatMap((line, i) => (line.length > 120 ? [`${f.file}:${i + 1}`] : [])),
+    );
+    expect(long).toEqual([]);
+  });
+
   it('no console.* outside the CLI entry (terminal output goes through report/terminal-output.ts)', () => {
     expect(files.filter((f) => /\bconsole\./.test(f.text)).map((f) => f.file)).toEqual([]);
   });

@@ -33,7 +33,8 @@ export const claudeAdapter: AgentAdapter = {
     // Claude Code refuses --dangerously-skip-permissions as root unless IS_SANDBOX is exactly "1".
     if (process.getuid?.() === 0 && env.IS_SANDBOX !== '1') {
       notes.push(
-        `running as root: IS_SANDBOX=1 set${env.IS_SANDBOX ? ` (it was "${env.IS_SANDBOX}")` : ''} so Claude Code accepts --dangerously-skip-permissions`,
+        `running as root: IS_SANDBOX=1 set${env.IS_SANDBOX ? ` (it was "${env.IS_SANDBOX}")` : ''} so Claude Code ` +
+          `accepts --dangerously-skip-permissions`,
       );
       env.IS_SANDBOX = '1';
     }

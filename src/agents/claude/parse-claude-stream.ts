@@ -143,7 +143,9 @@ function outputOf(final: ClaudeResultEvent | undefined, seen: Seen): AgentOutput
     : rejected
       ? 'rate-limit'
       : classify(status ?? seen.retryStatus, seen.errorClass);
-  const limitDetail = `${kind}${status ? ` (HTTP ${status})` : ''}${rejected?.type ? ` (${rejected.type} limit)` : ''}: ${text.slice(0, 200)}`;
+  const limitDetail = `${kind}${status ? ` (HTTP ${status})` : ''}${
+    rejected?.type ? ` (${rejected.type} limit)` : ''
+  }: ${text.slice(0, 200)}`;
   return {
     finalMessage: text,
     isError,

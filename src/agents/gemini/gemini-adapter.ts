@@ -51,7 +51,9 @@ export const geminiAdapter: AgentAdapter = {
       errorMessage: output.errorMessage ?? `exit code ${exitCode} (HTTP ${status})`,
       rateLimit: {
         kind,
-        detail: `${kind} (HTTP ${status}, exit ${exitCode})${output.errorMessage ? `: ${output.errorMessage.slice(0, 200)}` : ''}`,
+        detail:
+          `${kind} (HTTP ${status}, exit ` +
+          `${exitCode})${output.errorMessage ? `: ${output.errorMessage.slice(0, 200)}` : ''}`,
       },
     };
   },

@@ -133,7 +133,8 @@ export const stubs: CheatDetector = {
                 'hardcoded-expected-value',
                 file.path,
                 body.header,
-                `${body.name}() returns ${literal(returns[0] ?? '')}, exactly what the new test expects, whatever its arguments`,
+                `${body.name}() returns ${literal(returns[0] ?? '')}, exactly what the new test expects, whatever ` +
+                  `its arguments`,
               ),
             );
           }

@@ -57,7 +57,8 @@ export const testRemoval: CheatDetector = {
             'test-case-removed',
             c.file,
             c.line,
-            `test case "${c.name}" was removed (${before.length} cases before, ${after.length} after in the changed test files)`,
+            `test case "${c.name}" was removed (${before.length} cases before, ${after.length} after in the ` +
+              `changed test files)`,
           ),
         );
     }

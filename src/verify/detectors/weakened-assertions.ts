@@ -130,7 +130,8 @@ export const weakenedAssertions: CheatDetector = {
               'expected-value-changed',
               file.path,
               added.line,
-              `the expected value of ${now.subject} changed from ${was.expected} to ${now.expected}, and no code changed: the test was bent to fit the code`,
+              `the expected value of ${now.subject} changed from ${was.expected} to ${now.expected}, and no code ` +
+                `changed: the test was bent to fit the code`,
             ),
           );
         }

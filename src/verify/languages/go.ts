@@ -7,7 +7,10 @@ export const go: Language = {
   testCase: [/^\s*func\s+(Test\w*)\s*\(/],
   assertion: /\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\(/g,
   expectation: [
-    /\b(?:assert|require)\.(?<matcher>\w+)\(\s*t\s*,\s*(?<expected>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<subject>.+?)\s*\)\s*$/,
+    new RegExp(
+      String.raw`\b(?:assert|require)\.(?<matcher>\w+)\(\s*t\s*,\s*(?<expected>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?` +
+        String.raw`<subject>.+?)\s*\)\s*$`,
+    ),
   ],
   weakMatcher: /^(NotNil|True|NotEmpty|NoError)$/,
   skipMarkers: [/\bt\.Skip(?:f|Now)?\s*\(/],

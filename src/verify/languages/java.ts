@@ -7,7 +7,10 @@ export const java: Language = {
   testCase: [/@(?:Test|ParameterizedTest)\b/],
   assertion: /\bassert\w*\s*\(|\bassertThat\s*\(|\bverify\s*\(/g,
   expectation: [
-    /\b(?<matcher>assertEquals|assertSame)\(\s*(?<expected>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<subject>.+?)\s*\)\s*;?\s*$/,
+    new RegExp(
+      String.raw`\b(?<matcher>assertEquals|assertSame)\(\s*(?<expected>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<subject` +
+        String.raw`>.+?)\s*\)\s*;?\s*$`,
+    ),
   ],
   weakMatcher: /^(assertNotNull|assertTrue)$/,
   skipMarkers: [/@Disabled\b/, /@Ignore\b/, /\bAssumptions\.assume\w*\s*\(/],

@@ -9,17 +9,25 @@ export const javascript: Language = {
   expectation: [
     /\bexpect\((?<subject>.+?)\)\.(?<matcher>(?:not\.)?\w+)\((?<expected>.*)\)\s*;?\s*\)?\s*;?\s*$/,
     /\bassert\.(?<matcher>ok)\(\s*(?<subject>(?:[^()]|\([^()]*\))+?)\s*\)\s*;?\s*\)?\s*;?\s*$(?<expected>)/,
-    /\bassert\.(?<matcher>equal|strictEqual|deepEqual|deepStrictEqual)\(\s*(?<subject>(?:[^,()]|\([^()]*\))+?)\s*,\s*(?<expected>.+?)\s*\)\s*;?\s*\)?\s*;?\s*$/,
+    new RegExp(
+      String.raw`\bassert\.(?<matcher>equal|strictEqual|deepEqual|deepStrictEqual)\(\s*(?<subject>(?:[^,()]|` +
+        String.raw`\([^()]*\))+?)\s*,\s*(?<expected>.+?)\s*\)\s*;?\s*\)?\s*;?\s*$`,
+    ),
   ],
-  weakMatcher:
-    /^(toBeDefined|toBeTruthy|not\.toBeNull|not\.toBeUndefined|not\.toBeFalsy|toBeInstanceOf|toHaveProperty|toBeTypeOf|ok)$/,
+  weakMatcher: new RegExp(
+    String.raw`^(toBeDefined|toBeTruthy|not\.toBeNull|not\.toBeUndefined|not\.toBeFalsy|toBeInstanceOf|` +
+      'toHaveProperty|toBeTypeOf|ok)$',
+  ),
   skipMarkers: [
     /\b(?:it|test|describe|suite|context)\.(?:skip|only|todo|skipIf|runIf)\b/,
     /\b(?:xit|xtest|xdescribe|fit|fdescribe|xcontext)\s*\(/,
     /\btest\.fixme\s*\(/,
   ],
   tautologies: [
-    /\bexpect\s*\(\s*(true|false|null|undefined|\d+|(['"`])[^'"`]*\2)\s*\)\s*\.\s*(?:toBe|toEqual|toStrictEqual)\s*\(\s*\1\s*\)/,
+    new RegExp(
+      String.raw`\bexpect\s*\(\s*(true|false|null|undefined|\d+|(['"\x60])[^'"\x60]*\2)\s*\)\s*\.\s*(?:toBe|` +
+        String.raw`toEqual|toStrictEqual)\s*\(\s*\1\s*\)`,
+    ),
     /\bexpect\s*\(\s*true\s*\)\s*\.\s*toBeTruthy\s*\(\s*\)/,
     /\bassert(?:\.ok)?\s*\(\s*true\s*\)/,
     /\bassert\.(?:equal|strictEqual|deepEqual)\s*\(\s*([\w.]+)\s*,\s*\1\s*\)/,
@@ -37,7 +45,9 @@ export const javascript: Language = {
     /throw\s+new\s+\w*Error\s*\(\s*(['"`])[^'"`]*(not\s+(yet\s+)?implemented|todo|unimplemented|stub)[^'"`]*\1/i,
   ],
   placeholderStatement: /^\s*(return(\s+(null|undefined|0|false|true|''|""|\[\]|\{\}))?\s*;?|\/\/.*)\s*$/,
-  functionHeader:
-    /(?:function\s+\w+\s*|\b\w+\s*=\s*(?:async\s*)?|^\s*(?:async\s+)?\w+\s*)\(([^)]*)\)\s*(?::\s*[\w<>[\]|, ]+)?\s*(?:=>)?\s*\{\s*\}?\s*;?\s*$/,
+  functionHeader: new RegExp(
+    String.raw`(?:function\s+\w+\s*|\b\w+\s*=\s*(?:async\s*)?|^\s*(?:async\s+)?\w+\s*)\(([^)]*)\)\s*(?::\s*[\w` +
+      String.raw`<>[\]|, ]+)?\s*(?:=>)?\s*\{\s*\}?\s*;?\s*$`,
+  ),
   comment: /^\s*(\/\/|\/\*|\*)/,
 };

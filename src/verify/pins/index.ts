@@ -4,8 +4,10 @@ import { iniSections, type PinSource, wholeFile } from './pin-source.js';
 const GATE_SCRIPTS = /^(pre|post)?(test|lint|typecheck|type-check|build|check)(:.*)?$/;
 const TOOL_KEYS = ['jest', 'mocha', 'ava', 'c8', 'nyc', 'eslintConfig', 'vitest'];
 const GATE_TARGETS = /^(check|typecheck|lint|test|build)$/;
-const STRICTNESS =
-  /^(strict\w*|noImplicit\w*|noUnused\w*|noUnchecked\w*|noFallthrough\w*|exactOptional\w*|skipLibCheck|allowJs|checkJs|noEmitOnError)$/;
+const STRICTNESS = new RegExp(
+  String.raw`^(strict\w*|noImplicit\w*|noUnused\w*|noUnchecked\w*|noFallthrough\w*|exactOptional\w*|` +
+    'skipLibCheck|allowJs|checkJs|noEmitOnError)$',
+);
 
 const packageJson: PinSource = {
   name: 'package.json scripts and test-tool config',
@@ -83,15 +85,33 @@ const tsconfig: PinSource = {
   },
 };
 
+/** Test-runner, linter and coverage configuration files, by name (each a pattern). */
+const CONFIG_FILE_NAMES = [
+  String.raw`(vitest|vite|jest|playwright|cypress|karma)\.(config|workspace)\.[cm]?[jt]s`,
+  String.raw`\.mocharc\.\w+`,
+  String.raw`jest\.config\.json`,
+  String.raw`eslint\.config\.[cm]?[jt]s`,
+  String.raw`\.eslintrc(\.\w+)?`,
+  String.raw`biome\.jsonc?`,
+  String.raw`ruff\.toml`,
+  String.raw`\.ruff\.toml`,
+  String.raw`mypy\.ini`,
+  String.raw`pytest\.ini`,
+  String.raw`\.coveragerc`,
+  String.raw`\.nycrc(\.\w+)?`,
+  String.raw`\.c8rc(\.\w+)?`,
+  String.raw`\.golangci\.\w+`,
+  String.raw`\.?clippy\.toml`,
+  String.raw`\.pre-commit-config\.yaml`,
+  String.raw`codecov\.ya?ml`,
+  String.raw`star\.config\.json`,
+];
+const CONFIG_FILES = new RegExp(String.raw`(^|\/)(${CONFIG_FILE_NAMES.join('|')})$`);
+
 /** Files that are gate configuration from the first line to the last. */
 const whole: PinSource = {
   name: 'test runner, linter and CI configuration',
-  matches: (p) =>
-    /(^|\/)((vitest|vite|jest|playwright|cypress|karma)\.(config|workspace)\.[cm]?[jt]s|\.mocharc\.\w+|jest\.config\.json|eslint\.config\.[cm]?[jt]s|\.eslintrc(\.\w+)?|biome\.jsonc?|ruff\.toml|\.ruff\.toml|mypy\.ini|pytest\.ini|\.coveragerc|\.nycrc(\.\w+)?|\.c8rc(\.\w+)?|\.golangci\.\w+|\.?clippy\.toml|\.pre-commit-config\.yaml|codecov\.ya?ml|star\.config\.json)$/.test(
-      p,
-    ) ||
-    /^\.github\/workflows\//.test(p) ||
-    /^\.husky\//.test(p),
+  matches: (p) => CONFIG_FILES.test(p) || /^\.github\/workflows\//.test(p) || /^\.husky\//.test(p),
   parts: wholeFile,
 };
 
