@@ -21,7 +21,7 @@ export async function validateCommand(file = 'prd.json'): Promise<ExitCode> {
     throw new InputError(
       `${file}: ${checked.problems.length} ` +
         `problem(s)\n${checked.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
-      'fix each one (see "PRD mode" in the README); `star-loop import` converts other PRD shapes',
+      'fix each one (see docs/prd.md); `star-loop import` converts other PRD shapes',
     );
   }
   const passed = passedIds(checked.prd);

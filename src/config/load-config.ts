@@ -28,7 +28,7 @@ export async function loadConfig(root: string): Promise<{ config: StarConfig; fi
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = zodProblems(parsed.error).map((p) => `${CONFIG_FILE}: ${p.path}: ${p.message}`);
-    throw new InputError(lines.join('\n'), 'see "Configuration" in the README for the keys star.config.json accepts');
+    throw new InputError(lines.join('\n'), 'see docs/configuration.md for the keys star.config.json accepts');
   }
   return { config: parsed.data, file };
 }

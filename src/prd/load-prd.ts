@@ -113,8 +113,7 @@ export function parsePrd(file: string, text: string): Prd {
       'fix the JSON syntax, e.g. with `node -e "JSON.parse(require(\'fs\').readFileSync(process.argv[1]))" prd.json`',
     );
   }
-  if (!checked.prd)
-    throw new InputError(formatProblems(file, checked.problems), 'see "PRD mode" in the README for the format');
+  if (!checked.prd) throw new InputError(formatProblems(file, checked.problems), 'see docs/prd.md for the format');
   return checked.prd;
 }
 

@@ -5,7 +5,7 @@ import { iterationUsage, sumUsage, usageByStory } from '../usage/sum-usage.js';
 
 export const REPORT_SCHEMA = 'star-loop/report@1';
 
-/** report.json: for scripts. Its fields are documented in the README ("report.json"). */
+/** report.json: for scripts. Its fields are documented in docs/files.md ("report.json"). */
 export interface Report {
   schema: typeof REPORT_SCHEMA;
   runId: string;

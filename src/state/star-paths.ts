@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { STAR_DIR } from '../git/parse-git-output.js';
 
-/** Every file star-loop keeps, in one place: the `.star/` layout documented in the README. */
+/** Every file star-loop keeps, in one place: the `.star/` layout documented in docs/files.md. */
 export function starPaths(root: string) {
   const dir = join(root, STAR_DIR);
   return {
