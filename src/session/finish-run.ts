@@ -38,17 +38,16 @@ export async function finishRun(ctx: LoopContext, state: RunState): Promise<numb
     rejected: report.rejected.length,
     remaining,
   });
-  if (options.onFinish) {
-    const problem = await runOnFinish({
-      command: options.onFinish,
-      root: options.root,
-      paths,
-      env: ctx.env,
-      runId: state.runId,
-      stopReason: report.stopReason,
-      exitCode: report.exitCode,
-    });
-    if (problem) emit({ type: 'warning', message: problem });
-  }
+  const { stopReason, exitCode } = report;
+  const finished = {
+    command: options.onFinish,
+    root: options.root,
+    paths,
+    env: ctx.env,
+    runId: state.runId,
+    stopReason,
+    exitCode,
+  };
+  await runOnFinish(finished, (message) => emit({ type: 'warning', message }));
   return report.exitCode;
 }

@@ -117,18 +117,15 @@ async function finishFleet(
     remaining: report.stories.filter((s) => s.status !== 'merged' && s.status !== 'passed before').map((s) => s.id),
     reportFile: relative(process.cwd(), paths.reportMd) || paths.reportMd,
   });
-  if (options.onFinish) {
-    const problem = await runOnFinish({
-      command: options.onFinish,
-      root: recon.root,
-      paths,
-      env: process.env,
-      runId: state.fleetId,
-      stopReason: end.reason,
-      exitCode,
-    });
-    if (problem) emit({ type: 'warning', message: problem });
-  }
+  const finished = {
+    command: options.onFinish,
+    root: recon.root,
+    paths,
+    env: process.env,
+    runId: state.fleetId,
+    exitCode,
+  };
+  await runOnFinish({ ...finished, stopReason: end.reason }, (message) => emit({ type: 'warning', message }));
   return exitCode;
 }
 

@@ -6,15 +6,20 @@ import type { StarPaths } from '../state/star-paths.js';
  * `--on-finish "CMD"`: a command run when the loop stops (notify-send, a chat webhook, mail), with the stop
  * reason, exit code and report paths in its environment. Its failure is reported, never the run's.
  */
-export async function runOnFinish(input: {
-  command: string;
-  root: string;
-  paths: StarPaths;
-  env: NodeJS.ProcessEnv;
-  runId: string;
-  stopReason: string;
-  exitCode: number;
-}): Promise<string | undefined> {
+export async function runOnFinish(
+  input: {
+    /** The command; nothing runs without one. */
+    command?: string;
+    root: string;
+    paths: StarPaths;
+    env: NodeJS.ProcessEnv;
+    runId: string;
+    stopReason: string;
+    exitCode: number;
+  },
+  warn: (message: string) => void,
+): Promise<void> {
+  if (!input.command) return;
   const result = await runProcess({
     command: 'sh',
     args: ['-c', input.command],
@@ -30,10 +35,7 @@ export async function runOnFinish(input: {
     logFile: join(input.paths.dir, 'on-finish.log'),
     timeoutMs: 120_000,
   });
-  if (result.exitCode === 0) return undefined;
-  return (
-    `--on-finish command ` +
-    `${result.timedOut ? 'timed out' : `failed (exit ${result.exitCode ?? result.signal})`}; see ` +
-    `.star/on-finish.log`
-  );
+  if (result.exitCode === 0) return;
+  const how = result.timedOut ? 'timed out' : `failed (exit ${result.exitCode ?? result.signal})`;
+  warn(`--on-finish command ${how}; see .star/on-finish.log`);
 }
