@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pRetry, { AbortError } from 'p-retry';
 import { runCapture } from '../proc/run-capture.js';
+import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV } from './git-guard.js';
 import { BatchLookup, RefWriter } from './long-running.js';
 import {
   type ChangedFile,
@@ -15,6 +16,24 @@ import {
 
 const FALLBACK_IDENTITY = { name: 'star-loop', email: 'star-loop@localhost' };
 
+/** The driver commands of each repository's whole config (system, global, its own), read once per process. */
+const trustedByRepo = new Map<string, Promise<Map<string, string>>>();
+
+/**
+ * The user's driver commands, as they were the first time star-loop's git looked — at recon, before any
+ * agent of this process ran. Later ones are an agent's doing.
+ */
+function trustedDrivers(root: string, configFile: string): Promise<Map<string, string>> {
+  let trusted = trustedByRepo.get(configFile);
+  if (!trusted) {
+    trusted = runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: root, env: process.env }).then((out) =>
+      driverCommands(out.exitCode === 0 ? out.stdout : ''),
+    );
+    trustedByRepo.set(configFile, trusted);
+  }
+  return trusted;
+}
+
 /**
  * The only owner of git in star-loop. Every git command the runner issues goes through this class, so the
  * rule "star-loop never reverts, resets, stashes or cleans" can be read off one file: none of those verbs
@@ -22,19 +41,27 @@ const FALLBACK_IDENTITY = { name: 'star-loop', email: 'star-loop@localhost' };
  */
 export class Git {
   constructor(readonly root: string) {
-    this.batch = new BatchLookup(root);
-    this.refWriter = new RefWriter(root);
+    const guarded = { cwd: root, env: { ...process.env, ...GUARDED_ENV }, prefix: ALWAYS_OFF };
+    this.batch = new BatchLookup(guarded);
+    this.refWriter = new RefWriter(guarded);
   }
 
   /** The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. */
   static async topLevel(cwd: string): Promise<string | undefined> {
-    const out = await runCapture('git', ['rev-parse', '--show-toplevel'], { cwd }).catch(() => undefined);
+    const env = { ...process.env, ...GUARDED_ENV };
+    const out = await runCapture('git', [...ALWAYS_OFF, 'rev-parse', '--show-toplevel'], { cwd, env }).catch(
+      () => undefined,
+    );
     return out?.exitCode === 0 ? out.stdout.trim() || undefined : undefined;
   }
 
   /** A new repository (for the demo); star-loop never re-initialises an existing one. */
   static async init(dir: string, branch: string): Promise<Git> {
-    const out = await runCapture('git', ['init', '--quiet', '--initial-branch', branch], { cwd: dir });
+    const env = { ...process.env, ...GUARDED_ENV };
+    const out = await runCapture('git', [...ALWAYS_OFF, 'init', '--quiet', '--initial-branch', branch], {
+      cwd: dir,
+      env,
+    });
     if (out.exitCode !== 0) throw new Error(out.stderr.trim() || 'git init failed');
     return new Git(dir);
   }
@@ -45,13 +72,44 @@ export class Git {
   }
 
   /**
-   * Runs git in the repository, through plain execFile (no library: simple-git's completion detection
-   * added a fixed 50 ms to every command that prints nothing, and the loop runs several per iteration).
+   * Runs git in the repository, guarded (src/git/git-guard.ts), through plain execFile (no library:
+   * simple-git's completion detection added a fixed 50 ms to every command that prints nothing).
    */
+  private async exec(args: string[], env?: Record<string, string>) {
+    const guard = [...ALWAYS_OFF, ...(await this.driverGuard())];
+    return runCapture('git', [...guard, ...args], { cwd: this.root, env: { ...process.env, ...GUARDED_ENV, ...env } });
+  }
+
   private async raw(args: string[], env?: Record<string, string>): Promise<string> {
-    const result = await runCapture('git', args, { cwd: this.root, env: env ? { ...process.env, ...env } : undefined });
+    const result = await this.exec(args, env);
     if (result.exitCode !== 0) throw new Error(result.stderr.trim() || `git ${args[0]} exited ${result.exitCode}`);
     return result.stdout;
+  }
+
+  private guardCache?: { stamp: string; args: string[] };
+  private configFile?: string;
+
+  /**
+   * The driver commands git may run here (src/git/git-guard.ts): the trusted ones, the others switched off.
+   * Read again whenever the repository's config file changes (only an agent outside a sandbox can change it,
+   * and only while it runs). Reading config runs nothing.
+   */
+  private async driverGuard(): Promise<string[]> {
+    const env = { ...process.env, ...GUARDED_ENV };
+    if (!this.configFile) {
+      const args = ['rev-parse', '--path-format=absolute', '--git-common-dir'];
+      const dir = await runCapture('git', args, { cwd: this.root, env });
+      if (dir.exitCode !== 0) return [];
+      this.configFile = join(dir.stdout.trim(), 'config');
+    }
+    const st = await stat(this.configFile).catch(() => undefined);
+    const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'absent';
+    if (this.guardCache?.stamp === stamp) return this.guardCache.args;
+    const trusted = await trustedDrivers(this.root, this.configFile);
+    const list = await runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: this.root, env });
+    const args = driverGuard(trusted, driverCommands(list.exitCode === 0 ? list.stdout : ''));
+    this.guardCache = { stamp, args };
+    return args;
   }
 
   private async tryRaw(args: string[]): Promise<string | undefined> {
@@ -170,7 +228,8 @@ export class Git {
 
   /** The zero-context unified diff between two commits (renames followed), for line-level checks. */
   async unifiedDiff(from: string, to: string): Promise<string> {
-    return this.diffOf(['-U0', '--no-color', '--no-ext-diff', '-M'], from, to);
+    // --text: a `-diff` or `binary` attribute must not hide text from the checks; no textconv, no external diff.
+    return this.diffOf(['-U0', '--no-color', '--text', '--no-textconv', '--no-ext-diff', '-M'], from, to);
   }
 
   /** `hash subject` lines of the commits in `from..to`, newest first. */
@@ -201,14 +260,21 @@ export class Git {
         if (!parent) break;
       }
     }
-    const out = await runCapture('git', ['merge-base', '--is-ancestor', ancestor, rev], { cwd: this.root });
-    return out.exitCode === 0;
+    return (await this.exec(['merge-base', '--is-ancestor', ancestor, rev])).exitCode === 0;
   }
 
-  /** Where git looks for hooks (core.hooksPath, or .git/hooks), as an absolute path. */
+  /**
+   * Where the repository's hooks are (its core.hooksPath, or .git/hooks), as an absolute path: the guard's
+   * own hooksPath is left out of this one question (star-loop runs the project's pre-commit hook itself).
+   */
   async hooksDir(): Promise<string> {
-    const dir = (await this.raw(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'])).trim();
-    return dir;
+    const env = { ...process.env, ...GUARDED_ENV };
+    const out = await runCapture('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], {
+      cwd: this.root,
+      env,
+    });
+    if (out.exitCode !== 0) throw new Error(out.stderr.trim() || 'git rev-parse --git-path hooks failed');
+    return out.stdout.trim();
   }
 
   /**
@@ -265,9 +331,7 @@ export class Git {
    * the merged tree, or the files that conflict and git's messages about them.
    */
   async mergeTree(ours: string, theirs: string): Promise<{ tree: string; conflicts: string[]; messages: string }> {
-    const out = await runCapture('git', ['merge-tree', '--write-tree', '--name-only', ours, theirs], {
-      cwd: this.root,
-    });
+    const out = await this.exec(['merge-tree', '--write-tree', '--name-only', ours, theirs]);
     if (out.exitCode !== 0 && out.exitCode !== 1)
       throw new Error(out.stderr.trim() || `git merge-tree exited ${out.exitCode}`);
     return parseMergeTree(out.stdout, out.exitCode === 1);
@@ -369,14 +433,23 @@ export class Git {
     return (await this.raw([...identity, 'commit-tree', tree, '-p', parent, '-m', message])).trim();
   }
 
-  async hasIdentity(): Promise<boolean> {
-    return Boolean(await this.tryRaw(['config', '--get', 'user.email']));
-  }
+  private identity?: Promise<string[]>;
 
-  /** star-loop's own commits carry the user's identity, or a fallback when the repository has none. */
-  private async identityArgs(): Promise<string[]> {
-    if (await this.hasIdentity()) return [];
-    return ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+  /**
+   * star-loop's own commits carry the user's identity (read from the user's own config, the global one
+   * included: reading config runs nothing), or a fallback when there is none.
+   */
+  private identityArgs(): Promise<string[]> {
+    this.identity ??= (async () => {
+      const read = async (key: string) => {
+        const out = await runCapture('git', ['config', '--get', key], { cwd: this.root, env: process.env });
+        return out.exitCode === 0 ? out.stdout.trim() : '';
+      };
+      const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
+      if (!email) return ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
+      return ['-c', `user.name=${name || email}`, '-c', `user.email=${email}`];
+    })();
+    return this.identity;
   }
 
   /**

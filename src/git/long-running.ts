@@ -2,6 +2,13 @@ import { type LineServer, startLineServer } from '../proc/line-server.js';
 
 const OBJECT_ID = /^[0-9a-f]{40,64}$/;
 
+/** Where and how the helper runs git: the repository, the guarded environment and options. */
+interface GuardedGit {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  prefix: readonly string[];
+}
+
 /**
  * Object names resolved by one `git cat-file --batch-check` kept running: the loop asks for HEAD, trees and
  * refs several times an iteration, and a pipe round trip costs far less than a process. `resolve` answers
@@ -10,11 +17,11 @@ const OBJECT_ID = /^[0-9a-f]{40,64}$/;
 export class BatchLookup {
   private server?: LineServer;
 
-  constructor(private readonly root: string) {}
+  constructor(private readonly git: GuardedGit) {}
 
   async resolve(name: string): Promise<string | undefined | null> {
     try {
-      this.server ??= startLineServer('git', ['cat-file', '--batch-check=%(objectname)'], { cwd: this.root });
+      this.server ??= startLineServer('git', [...this.git.prefix, 'cat-file', '--batch-check=%(objectname)'], this.git);
       const line = await this.server.ask(name);
       return OBJECT_ID.test(line) ? line : undefined;
     } catch {
@@ -36,11 +43,11 @@ export class BatchLookup {
 export class RefWriter {
   private server?: LineServer;
 
-  constructor(private readonly root: string) {}
+  constructor(private readonly git: GuardedGit) {}
 
   async update(ref: string, commit: string): Promise<boolean> {
     try {
-      this.server ??= startLineServer('git', ['update-ref', '--stdin'], { cwd: this.root });
+      this.server ??= startLineServer('git', [...this.git.prefix, 'update-ref', '--stdin'], this.git);
       if ((await this.server.ask('start')) !== 'start: ok') throw new Error('update-ref: no transaction');
       this.server.send(`update ${ref} ${commit}`);
       if ((await this.server.ask('commit')) === 'commit: ok') return true;

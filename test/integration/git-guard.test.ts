@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { Git } from '../../src/git/git.js';
+import { driverCommands, driverGuard } from '../../src/git/git-guard.js';
+import { git, gitdir } from '../helpers/gitdir.js';
+
+/**
+ * An agent outside a sandbox can write the user's global git config, the repository's config, its hooks and
+ * .gitattributes. None of what it plants there may run inside star-loop's own git commands: each vector is
+ * planted for real, star-loop's Git runs the commands that would trigger it, and the evil program must not
+ * have run.
+ */
+let marker: string;
+let evil: string;
+
+beforeEach(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'star-loop-evil-'));
+  marker = join(dir, 'ran');
+  evil = join(dir, 'evil.sh');
+  // Behaves as a filter or textconv would (copies stdin), so git's work goes on; leaves a mark that it ran.
+  await writeFile(evil, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat\n`);
+  await chmod(evil, 0o755);
+});
+
+const ran = () => existsSync(marker);
+
+describe("code planted in git's config, hooks and attributes never runs inside star-loop's git", () => {
+  it('core.fsmonitor in the global config (~/.gitconfig) and in the repository config', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const home = await mkdtemp(join(tmpdir(), 'star-loop-home-'));
+    await writeFile(join(home, '.gitconfig'), `[core]\n\tfsmonitor = ${evil}\n`);
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    onTestFinished(() => {
+      process.env.HOME = saved;
+    });
+    await writeFile(join(dir, 'a.txt'), 'changed\n');
+    const repo = new Git(dir);
+    expect(await repo.workingChanges()).toEqual([{ code: ' M', path: 'a.txt' }]);
+    await git(dir, 'config', 'core.fsmonitor', evil);
+    expect(await repo.workingChanges()).toEqual([{ code: ' M', path: 'a.txt' }]);
+    expect(await repo.commitAll('star-loop: save')).toBeDefined();
+    expect(ran()).toBe(false);
+  });
+
+  it('hooks, symlinked into .git/hooks or pointed at by core.hooksPath: commit, refs, merges and worktrees', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    for (const hook of ['pre-commit', 'post-commit', 'reference-transaction', 'post-checkout', 'post-merge']) {
+      await symlink(evil, join(dir, '.git', 'hooks', hook));
+    }
+    const repo = new Git(dir);
+    await writeFile(join(dir, 'a.txt'), 'b\n');
+    const commit = await repo.commitAll('star-loop: save');
+    expect(commit).toBeDefined();
+    await repo.keepRef('refs/star-loop/test/1', commit as string);
+    const tree = join(await mkdtemp(join(tmpdir(), 'star-loop-wt-')), 'tree');
+    await repo.addStagedWorktree(tree, 'main', 'work');
+    await repo.removeOwnWorktree(tree);
+    const hooks = join(dir, 'my-hooks');
+    await mkdir(hooks);
+    await symlink(evil, join(hooks, 'post-commit'));
+    await git(dir, 'config', 'core.hooksPath', hooks);
+    await writeFile(join(dir, 'a.txt'), 'c\n');
+    expect(await repo.commitAll('star-loop: save again')).toBeDefined();
+    expect(ran()).toBe(false);
+    // The project's own hooks are still where star-loop looks for them to run them itself (check-hooks).
+    expect(await repo.hooksDir()).toBe(hooks);
+  });
+
+  it('clean and smudge filters from .gitattributes and the repository config', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n', '.gitattributes': '*.txt filter=ev\n' });
+    const repo = new Git(dir);
+    await repo.workingChanges(); // star-loop's first look, at recon: before the agent planted anything
+    await git(dir, 'config', 'filter.ev.clean', evil);
+    await git(dir, 'config', 'filter.ev.smudge', evil);
+    await git(dir, 'config', 'filter.ev.required', 'true');
+    await writeFile(join(dir, 'a.txt'), 'changed\n');
+    expect(await repo.workingChanges()).toEqual([{ code: ' M', path: 'a.txt' }]);
+    const commit = await repo.commitAll('star-loop: save');
+    expect(await repo.showFile(commit as string, 'a.txt')).toBe('changed\n');
+    const tree = join(await mkdtemp(join(tmpdir(), 'star-loop-wt-')), 'tree');
+    await repo.addStagedWorktree(tree, 'main', 'work');
+    await repo.removeOwnWorktree(tree);
+    expect(ran()).toBe(false);
+  });
+
+  it('a -diff (binary) attribute cannot hide text from the diff the checks read; textconv never runs', async () => {
+    const dir = await gitdir({ 'notes.txt': 'notes\n', 'r.md': 'r\n' });
+    const base = await git(dir, 'rev-parse', 'HEAD');
+    const repo = new Git(dir);
+    await repo.workingChanges();
+    await writeFile(join(dir, '.gitattributes'), 'notes.txt -diff\n*.md diff=tc\n');
+    await git(dir, 'config', 'diff.tc.textconv', evil);
+    await git(dir, 'config', 'diff.external', evil);
+    await writeFile(join(dir, 'notes.txt'), 'notes\ntoken = ghp_0123456789abcdefghijABCDEFGHIJ012345\n');
+    await writeFile(join(dir, 'r.md'), 'r\nmore\n');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-qm', 'hide');
+    const diff = await repo.unifiedDiff(base, await git(dir, 'rev-parse', 'HEAD'));
+    expect(diff).toContain('+token = ghp_0123456789abcdefghijABCDEFGHIJ012345');
+    expect(diff).toContain('+more');
+    expect(ran()).toBe(false);
+  });
+
+  it('commit signing with a planted gpg.program', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    await git(dir, 'config', 'commit.gpgSign', 'true');
+    await git(dir, 'config', 'gpg.program', evil);
+    await writeFile(join(dir, 'a.txt'), 'b\n');
+    expect(await new Git(dir).commitAll('star-loop: save')).toBeDefined();
+    expect(ran()).toBe(false);
+  });
+
+  it("a merge driver in the repository config, in the fleet's merge-tree", async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n', '.gitattributes': '*.txt merge=ev\n' });
+    const repo = new Git(dir);
+    await repo.workingChanges();
+    await git(dir, 'config', 'merge.ev.driver', `${evil} %O %A %B`);
+    await git(dir, 'switch', '-qc', 'other');
+    await writeFile(join(dir, 'a.txt'), 'other\n');
+    await git(dir, 'commit', '-qam', 'other');
+    await git(dir, 'switch', '-q', 'work');
+    await writeFile(join(dir, 'a.txt'), 'work\n');
+    await git(dir, 'commit', '-qam', 'work');
+    const merged = await repo.mergeTree('work', 'other');
+    expect(merged.conflicts).toEqual(['a.txt']);
+    expect(ran()).toBe(false);
+  });
+
+  it('keeps the drivers the user had before any agent ran (git-lfs, say) and switches off the rest (pure)', () => {
+    const list = [
+      'core.bare\nfalse',
+      'filter.lfs.clean\ngit-lfs clean -- %f',
+      'filter.Ev.clean\nx',
+      'diff.tc.textconv\nx',
+    ];
+    const current = driverCommands([...list, 'merge.m.driver\nx', ''].join('\0'));
+    const trusted = driverCommands(list.slice(0, 2).join('\0'));
+    expect(driverGuard(trusted, current)).toEqual([
+      '-c',
+      'filter.lfs.clean=git-lfs clean -- %f',
+      '-c',
+      'filter.Ev.clean=',
+      '-c',
+      'filter.Ev.required=false',
+      '-c',
+      'diff.tc.textconv=',
+      '-c',
+      'merge.m.driver=false',
+    ]);
+  });
+
+  it("a filter the user had before the run still applies to star-loop's own commits", async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n', '.gitattributes': '*.txt filter=up\n' });
+    await git(dir, 'config', 'filter.up.clean', 'tr a-z A-Z');
+    const repo = new Git(dir);
+    await writeFile(join(dir, 'a.txt'), 'lower\n');
+    const commit = await repo.commitAll('star-loop: save');
+    expect(await repo.showFile(commit as string, 'a.txt')).toBe('LOWER\n');
+  });
+});
