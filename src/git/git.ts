@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pRetry, { AbortError } from 'p-retry';
 import { runCapture } from '../proc/run-capture.js';
@@ -64,6 +65,19 @@ export class Git {
     });
     if (out.exitCode !== 0) throw new Error(out.stderr.trim() || 'git init failed');
     return new Git(dir);
+  }
+
+  /** A bare repository of star-loop's own (the evidence store), made if it does not exist. */
+  static async initBare(dir: string): Promise<Git> {
+    await mkdir(dir, { recursive: true });
+    const store = new Git(dir);
+    if (!existsSync(join(dir, 'HEAD'))) await store.raw(['init', '--quiet', '--bare']);
+    return store;
+  }
+
+  /** Fetches `refspec` from the repository at `source` into this one (star-loop's evidence store). */
+  async fetchRefs(source: string, refspec: string): Promise<void> {
+    await this.raw(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', source, refspec]);
   }
 
   /** Creates a branch at HEAD and switches to it; never moves an existing branch. */

@@ -61,6 +61,16 @@ async function recordInState(ctx: LoopContext, state: RunState, record: Iteratio
   state.stallStreak = record.stall ? state.stallStreak + 1 : 0;
 }
 
+/**
+ * The iteration's end goes on star-loop's own ref too, and every ref of the run is copied into the evidence
+ * store outside the repository: whatever a later agent does to the repository's refs, this stays.
+ */
+async function keepOutside(ctx: LoopContext, runId: string, record: IterationRecord): Promise<void> {
+  if (record.endHead) await ctx.git.keepRef(`refs/star-loop/${runId}/${record.n}-end`, record.endHead);
+  const problem = await ctx.evidence.keep(runId);
+  if (problem) ctx.emit({ type: 'warning', message: problem });
+}
+
 /** A story whose claims keep being rejected is parked for a human after --park-after; the loop moves on. */
 async function parkIfStuck(ctx: LoopContext, state: RunState, record: IterationRecord): Promise<void> {
   if (!record.story) return;
@@ -94,6 +104,7 @@ export async function afterIteration(
 ): Promise<LoopSignals> {
   const { options, emit } = ctx;
   await recordInState(ctx, state, record);
+  await keepOutside(ctx, state.runId, record);
   const repeatedError = trackErrors(state, record, options.sameErrorLimit);
   const oscillating = detectOscillation(state.records);
   const tripped = breakersAfter(state, record, options.stallAfter);

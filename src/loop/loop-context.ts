@@ -6,6 +6,7 @@ import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';
 import type { Plan } from '../recon/plan.js';
 import type { Guard } from '../safety/check-safety.js';
+import type { EvidenceStore } from '../safety/evidence-store.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { VerifyContext } from '../verify/verify-context.js';
 import type { Emit } from './events.js';
@@ -33,6 +34,8 @@ export interface LoopContext {
   stopRequested: AbortSignal;
   /** The environment agents and gates start from. */
   env: NodeJS.ProcessEnv;
+  /** Every iteration's commits, kept outside the repository. */
+  evidence: EvidenceStore;
   /** What the agent is held to after every run (branch, ancestry, pushes, protected and pinned files, secrets). */
   guard: Guard;
   /** Credential-like environment values, scrubbed from every log and report. */

@@ -1,4 +1,5 @@
 import type { Plan } from '../recon/plan.js';
+import type { Recovery } from '../safety/evidence-store.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { GateComparison, RunState } from '../state/state-schema.js';
 import { iterationUsage, sumUsage, usageByStory } from '../usage/sum-usage.js';
@@ -82,7 +83,7 @@ export interface Report {
   branch?: string;
   worktree?: string;
   /** Safety violations, with star-loop's refs that keep every commit of that iteration reachable. */
-  safety: Array<{ iteration: number; violations: Finding[]; keptRefs: string[] }>;
+  safety: Array<{ iteration: number; violations: Finding[]; keptRefs: string[]; recovery: Recovery[] }>;
   runner: { peakRssBytes: number };
 }
 
@@ -167,6 +168,8 @@ export function buildReport(input: {
   remaining: string[];
   peakRssBytes: number;
   verify: string;
+  /** Where the refs of safety stops can still be found, checked when the report is written. */
+  recovery?: Recovery[];
 }): Report {
   const { state, plan } = input;
   const total = sumUsage(state.records);
@@ -206,7 +209,12 @@ export function buildReport(input: {
     worktree: state.worktree,
     safety: state.records
       .filter((r) => r.safety.length > 0)
-      .map((r) => ({ iteration: r.n, violations: r.safety, keptRefs: r.keptRefs })),
+      .map((r) => ({
+        iteration: r.n,
+        violations: r.safety,
+        keptRefs: r.keptRefs,
+        recovery: (input.recovery ?? []).filter((k) => r.keptRefs.includes(k.ref)),
+      })),
     runner: { peakRssBytes: input.peakRssBytes },
   };
 }

@@ -56,12 +56,12 @@ function alarms(report: Report): string[] {
   for (const s of report.safety) {
     out.push('', `## Safety stop in iteration ${s.iteration}`, '');
     for (const v of s.violations) out.push(`- [${v.rule}] ${where(v)}${v.detail}`);
-    out.push(
-      '',
-      'Nothing was undone. Every commit of that iteration is still reachable; to get one back as a branch:',
-      '',
-    );
-    for (const ref of s.keptRefs) out.push(`    git branch recovered-${ref.split('/').pop()} ${ref}`);
+    out.push('', 'Nothing was undone. The commits star-loop kept of that iteration, checked just now:', '');
+    for (const r of s.recovery) {
+      out.push(
+        r.command ? `    ${r.command}` : `    ${r.ref}: lost (in neither the repository nor the evidence store)`,
+      );
+    }
   }
   if (report.recheck && report.recheck.findings.length > 0) {
     out.push('', '## Accepted earlier, broken now', '');

@@ -7,6 +7,7 @@ import type { LoopContext } from '../loop/loop-context.js';
 import type { Templates } from '../prompt/render-template.js';
 import type { Recon } from '../recon/run-recon.js';
 import type { Guard } from '../safety/check-safety.js';
+import { EvidenceStore } from '../safety/evidence-store.js';
 import type { RunState } from '../state/state-schema.js';
 import type { OpenedRun } from './open-run.js';
 
@@ -97,6 +98,7 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
     env,
     redactor,
     guard,
+    evidence: new EvidenceStore(git, input.gitDir),
     prdRelative,
     permit: fleetPermit(() => {
       if (input.gentle.signal.aborted) return;

@@ -13,10 +13,12 @@ import { runOnFinish } from './run-on-finish.js';
 export async function finishRun(ctx: LoopContext, state: RunState): Promise<number> {
   const { options, paths, emit } = ctx;
   const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
+  const kept = state.records.flatMap((r) => (r.safety.length > 0 ? r.keptRefs : []));
   const report = buildReport({
     state,
     plan: ctx.plan,
     remaining,
+    recovery: await ctx.evidence.locate(kept),
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     verify: options.verify,
   });

@@ -1,7 +1,11 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+
+/** Where the e2e tests' star-loop keeps its evidence stores (XDG_STATE_HOME). */
+export const TEST_STATE_HOME = join(tmpdir(), 'star-loop-test-state');
 
 export const BIN = fileURLToPath(new URL('../../bin/star-loop.js', import.meta.url));
 export const SCRIPTED_AGENT = fileURLToPath(new URL('./scripted-agent.mjs', import.meta.url));
@@ -16,7 +20,8 @@ export interface CliResult {
 export async function runCli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const result = await execa(process.execPath, [BIN, ...args], {
     cwd,
-    env: { NO_COLOR: '1', ...env },
+    // star-loop's evidence stores go to a temp folder, not the user's ~/.local/state.
+    env: { NO_COLOR: '1', XDG_STATE_HOME: TEST_STATE_HOME, ...env },
     reject: false,
     timeout: 120_000,
   });

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Git } from '../git/git.js';
+
+/** Where a kept ref can be found when the report is written, and the command that brings it back. */
+export interface Recovery {
+  ref: string;
+  /** `repository`: the ref is still in the repository; `store`: only in the evidence store; `lost`: in neither. */
+  found: 'repository' | 'store' | 'lost';
+  /** What to run in the repository to get it back as a branch (absent when lost). */
+  command?: string;
+}
+
+/** The evidence store of a repository: a bare repository under the user's state directory, outside its `.git`. */
+export function evidenceDir(commonDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const stateHome = env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state');
+  const name = basename(dirname(commonDir)).replace(/[^\w.-]+/g, '-') || 'repo';
+  const key = createHash('sha256').update(commonDir).digest('hex').slice(0, 10);
+  return join(stateHome, 'star-loop', 'evidence', `${name}-${key}.git`);
+}
+
+/**
+ * Every iteration's start and end commit (and the evidence of a safety stop) kept outside the repository:
+ * star-loop's refs are fetched into a bare repository of its own after each iteration, so deleting them,
+ * expiring the reflog and pruning inside the repository cannot lose accepted work. Inside a sandbox the agent
+ * cannot reach the store at all.
+ */
+export class EvidenceStore {
+  private ready?: Promise<Git>;
+
+  constructor(
+    private readonly repo: Git,
+    private readonly commonDir: string,
+    readonly dir: string = evidenceDir(commonDir),
+  ) {}
+
+  private store(): Promise<Git> {
+    this.ready ??= Git.initBare(this.dir);
+    return this.ready;
+  }
+
+  /** Copies the run's refs (and the objects they reach) into the store; a failure is returned, not thrown. */
+  async keep(runId: string): Promise<string | undefined> {
+    try {
+      const store = await this.store();
+      await store.fetchRefs(this.commonDir, `+refs/star-loop/${runId}/*:refs/star-loop/${runId}/*`);
+      return undefined;
+    } catch (error) {
+      return `could not copy star-loop's refs into the evidence store ${this.dir}: ${(error as Error).message}`;
+    }
+  }
+
+  /** Where each ref can still be found, checked now: a report never promises what it has not checked. */
+  async locate(refs: readonly string[]): Promise<Recovery[]> {
+    const out: Recovery[] = [];
+    for (const ref of refs) {
+      const name = `recovered-${ref.split('/').pop()}`;
+      if (await this.repo.resolve(ref)) {
+        out.push({ ref, found: 'repository', command: `git branch ${name} ${ref}` });
+        continue;
+      }
+      const store = await this.store().catch(() => undefined);
+      if (store && (await store.resolve(ref))) {
+        out.push({ ref, found: 'store', command: `git fetch ${this.dir} ${ref} && git branch ${name} FETCH_HEAD` });
+      } else out.push({ ref, found: 'lost' });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { Git } from '../../src/git/git.js';
+import { EvidenceStore, evidenceDir } from '../../src/safety/evidence-store.js';
+import { git, gitdir } from '../helpers/gitdir.js';
+
+describe('the evidence store, outside the repository', () => {
+  it('keeps every kept commit when the refs are deleted, the reflog expired and the repository pruned; the recovery command works', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const state = await mkdtemp(join(tmpdir(), 'star-loop-state-'));
+    const repo = new Git(dir);
+    const commonDir = await repo.gitCommonDir();
+    const store = new EvidenceStore(repo, commonDir, evidenceDir(commonDir, { XDG_STATE_HOME: state }));
+    expect(store.dir.startsWith(join(state, 'star-loop', 'evidence'))).toBe(true);
+    await writeFile(join(dir, 'a.txt'), 'accepted work\n');
+    const accepted = (await repo.commitAll('accepted work')) as string;
+    await repo.keepRef('refs/star-loop/run1/3-end', accepted);
+    expect(await store.keep('run1')).toBeUndefined();
+
+    // The attack: the branch moved back, star-loop's refs deleted, reflogs expired, everything unreachable pruned.
+    await git(dir, 'update-ref', '-d', 'refs/star-loop/run1/3-end');
+    await git(dir, 'reset', '-q', '--hard', 'HEAD~1');
+    await git(dir, 'reflog', 'expire', '--expire=now', '--all');
+    await git(dir, 'gc', '-q', '--prune=now');
+    expect((await execa('git', ['cat-file', '-e', accepted], { cwd: dir, reject: false })).exitCode).not.toBe(0);
+
+    const [found] = await store.locate(['refs/star-loop/run1/3-end']);
+    expect(found).toMatchObject({ ref: 'refs/star-loop/run1/3-end', found: 'store' });
+    await execa('sh', ['-c', found?.command ?? 'false'], { cwd: dir });
+    expect(await git(dir, 'rev-parse', 'recovered-3-end')).toBe(accepted);
+    expect(await git(dir, 'show', 'recovered-3-end:a.txt')).toBe('accepted work');
+  });
+
+  it('says lost, never promising a ref it cannot find; says the repository when it is still there', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const repo = new Git(dir);
+    const commonDir = await repo.gitCommonDir();
+    const state = await mkdtemp(join(tmpdir(), 'star-loop-state-'));
+    const store = new EvidenceStore(repo, commonDir, evidenceDir(commonDir, { XDG_STATE_HOME: state }));
+    await repo.keepRef('refs/star-loop/run2/1', (await repo.head()) as string);
+    expect(await store.locate(['refs/star-loop/run2/1', 'refs/star-loop/run2/9'])).toEqual([
+      { ref: 'refs/star-loop/run2/1', found: 'repository', command: 'git branch recovered-1 refs/star-loop/run2/1' },
+      { ref: 'refs/star-loop/run2/9', found: 'lost' },
+    ]);
+  });
+});
