@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import pRetry, { AbortError } from 'p-retry';
 import { runCapture } from '../proc/run-capture.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV } from './git-guard.js';
 import { BatchLookup, RefWriter } from './long-running.js';
 import {
   type ChangedFile,
+  parseFlaggedEntries,
   parseMergeTree,
   parseNameStatusZ,
   parseRefLines,
@@ -89,13 +89,14 @@ export class Git {
    * Runs git in the repository, guarded (src/git/git-guard.ts), through plain execFile (no library:
    * simple-git's completion detection added a fixed 50 ms to every command that prints nothing).
    */
-  private async exec(args: string[], env?: Record<string, string>) {
+  private async exec(args: string[], env?: Record<string, string>, input?: string) {
     const guard = [...ALWAYS_OFF, ...(await this.driverGuard())];
-    return runCapture('git', [...guard, ...args], { cwd: this.root, env: { ...process.env, ...GUARDED_ENV, ...env } });
+    const full = { ...process.env, ...GUARDED_ENV, ...env };
+    return runCapture('git', [...guard, ...args], { cwd: this.root, env: full, input });
   }
 
-  private async raw(args: string[], env?: Record<string, string>): Promise<string> {
-    const result = await this.exec(args, env);
+  private async raw(args: string[], env?: Record<string, string>, input?: string): Promise<string> {
+    const result = await this.exec(args, env, input);
     if (result.exitCode !== 0) throw new Error(result.stderr.trim() || `git ${args[0]} exited ${result.exitCode}`);
     return result.stdout;
   }
@@ -467,28 +468,42 @@ export class Git {
   }
 
   /**
-   * Commits everything in the work tree (star-loop's own files are ignored by `.star/.gitignore`).
-   * Hooks are bypassed on purpose: this commit is a save point for work that would otherwise be lost,
-   * not a claim — claims are verified by re-running the gates. Retries briefly when an agent's git
-   * process still holds the index lock.
+   * Commits the work tree as it is on disk (star-loop's own files are ignored by `.star/.gitignore`), from a
+   * tree star-loop computes itself: a copy of the index with every skip-worktree and assume-unchanged flag
+   * cleared, so nothing an agent did to the index can hide a change. The branch moves only if HEAD is still
+   * where it was (no force), and the real index becomes that copy. No hooks: this commit is a save point,
+   * not a claim — claims are verified by re-running the gates. Returns the new commit, or undefined when
+   * there was nothing to commit.
    */
-  /** Returns the new commit, or undefined when there was nothing to commit. */
   async commitAll(message: string): Promise<string | undefined> {
-    const identity = await this.identityArgs();
-    const committed = await pRetry(
-      async () => {
-        try {
-          await this.raw(['add', '--all']);
-          if (!(await this.raw(['diff', '--cached', '--name-only'])).trim()) return false;
-          await this.raw([...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
-          return true;
-        } catch (error) {
-          if (/index\.lock/.test(String(error))) throw error;
-          throw new AbortError(error as Error);
-        }
-      },
-      { retries: 4, minTimeout: 250, factor: 2 },
-    );
-    return committed ? this.head() : undefined;
+    const index = (await this.raw(['rev-parse', '--path-format=absolute', '--git-path', 'index'])).trim();
+    const scratch = `${index}.star-loop-${process.pid}`;
+    try {
+      const env = { GIT_INDEX_FILE: scratch };
+      const head = await this.head();
+      if (existsSync(index)) await copyFile(index, scratch);
+      else if (head) await this.raw(['read-tree', head], env);
+      const flagged = parseFlaggedEntries(await this.raw(['ls-files', '-v', '-t', '-z'], env));
+      // One flag per call: update-index applies only the last such option it is given.
+      for (const [flag, paths] of [
+        ['--no-skip-worktree', flagged.skipWorktree],
+        ['--no-assume-unchanged', flagged.assumeUnchanged],
+      ] as const) {
+        if (paths.length > 0) await this.raw(['update-index', flag, '-z', '--stdin'], env, paths.join('\0'));
+      }
+      await this.raw(['add', '--all'], env);
+      const tree = (await this.raw(['write-tree'], env)).trim();
+      let commit: string | undefined;
+      if (!head || tree !== (await this.tree(head))) {
+        const identity = await this.identityArgs();
+        const parents = head ? ['-p', head] : [];
+        commit = (await this.raw([...identity, 'commit-tree', tree, ...parents, '-m', message])).trim();
+        await this.raw(['update-ref', '-m', `star-loop: ${message.split('\n')[0]}`, 'HEAD', commit, head ?? '']);
+      }
+      await rename(scratch, index);
+      return commit;
+    } finally {
+      await rm(scratch, { force: true });
+    }
   }
 }

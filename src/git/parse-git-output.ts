@@ -88,3 +88,15 @@ export function parseRemotes(out: string): Array<{ name: string; url: string }> 
   }
   return [...seen].map(([name, url]) => ({ name, url }));
 }
+
+/**
+ * `git ls-files -v -t -z`: the paths whose index entry an agent could have flagged to hide a change —
+ * skip-worktree (tag `S`) and assume-unchanged (a lowercase tag).
+ */
+export function parseFlaggedEntries(out: string): { skipWorktree: string[]; assumeUnchanged: string[] } {
+  const entries = out.split('\0').filter((entry) => entry.length > 2);
+  return {
+    skipWorktree: entries.filter((e) => e[0] === 'S' || e[0] === 's').map((e) => e.slice(2)),
+    assumeUnchanged: entries.filter((e) => /^[a-z]/.test(e)).map((e) => e.slice(2)),
+  };
+}

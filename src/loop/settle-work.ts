@@ -1,6 +1,7 @@
 import { checkSafety, type GuardSnapshot } from '../safety/check-safety.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
+import { readClaimFile } from '../state/read-claim-file.js';
 import type { IterationStart } from './begin-iteration.js';
 import type { LoopContext } from './loop-context.js';
 import { settlePrd } from './settle-prd.js';
@@ -18,6 +19,15 @@ export type SettledWork =
       endTree?: string;
       filesChanged: number;
     };
+
+/** star-loop's commit of the agent's work says what the agent's report says it did. */
+async function commitMessage(claimFile: string, n: number): Promise<string> {
+  const claim = await readClaimFile(claimFile);
+  const summary = claim.kind === 'valid' ? claim.claim.summary?.split('\n')[0]?.trim() : undefined;
+  return summary
+    ? `star-loop: iteration ${n}: ${summary.slice(0, 120)}`
+    : `star-loop: iteration ${n} (the agent's work)`;
+}
 
 /**
  * After the agent: safety first, before star-loop touches anything (a violation ends the run; nothing is
@@ -41,7 +51,7 @@ export async function settleWork(
   }
   let committedForAgent: string | undefined;
   if (working.length > 0) {
-    const message = `star-loop: iteration ${n} (uncommitted work)`;
+    const message = await commitMessage(ctx.paths.claim, n);
     committedForAgent = await git.commitAll(message);
     if (committedForAgent) emit({ type: 'work.committed', iteration: n, commit: committedForAgent, message });
   }

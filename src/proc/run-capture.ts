@@ -14,7 +14,7 @@ export interface Captured {
 export function runCapture(
   command: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number; input?: string },
 ): Promise<Captured> {
   return new Promise((resolve, reject) => {
     const child = execFile(
@@ -37,6 +37,6 @@ export function runCapture(
         resolve({ exitCode: typeof failure.code === 'number' ? failure.code : 1, stdout, stderr });
       },
     );
-    child.stdin?.end();
+    child.stdin?.end(options.input);
   });
 }

@@ -6,6 +6,7 @@ import { parseUnifiedDiff } from '../git/parse-unified-diff.js';
 import type { Finding } from '../state/finding-schema.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
 import { matchesAny } from './glob.js';
+import { protectedChanges, protectedFiles } from './protected-files.js';
 import { pushedSince, type RemoteSnapshot, snapshotRemotes } from './remote-refs.js';
 import { secretRuleOf } from './secret-rules.js';
 
@@ -25,6 +26,8 @@ export interface GuardSnapshot {
   head?: string;
   remotes?: RemoteSnapshot;
   fingerprints: Fingerprints;
+  /** Every protected file on disk, hashed. */
+  protectedFiles: Map<string, string>;
 }
 
 /** Taken right before an agent process starts. */
@@ -33,6 +36,7 @@ export async function guardSnapshot(guard: Guard): Promise<GuardSnapshot> {
     head: await guard.git.head(),
     remotes: guard.allowPush ? undefined : await snapshotRemotes(guard.git, guard.root),
     fingerprints: await takeFingerprints(guard),
+    protectedFiles: await protectedFiles(guard.root, guard.protectedPaths),
   };
 }
 
@@ -118,6 +122,10 @@ export async function checkSafety(
       for (const p of [f.path, f.oldPath]) if (p) touched.add(p);
   }
   for (const c of uncommitted) touched.add(c.path);
+  // On disk too: an ignored file, or one an index flag hides from git, is still the agent's edit.
+  for (const path of protectedChanges(before.protectedFiles, await protectedFiles(guard.root, guard.protectedPaths))) {
+    touched.add(path);
+  }
   for (const path of touched) {
     const glob = matchesAny(path, guard.protectedPaths);
     if (glob) violations.push({ rule: 'protected-path', file: path, detail: `${path} is protected (${glob})` });

@@ -254,7 +254,7 @@ describe('PRD mode, end to end through the built CLI', () => {
       '2',
     ]);
     expect(result.exitCode).toBe(3);
-    expect(await git(repo, 'log', '-1', '--format=%s')).toBe('star-loop: iteration 1 (uncommitted work)');
+    expect(await git(repo, 'log', '-1', '--format=%s')).toBe("star-loop: iteration 1 (the agent's work)");
     expect(await git(repo, 'show', 'HEAD:src/half-done.js')).toBe('export const x = 1;');
     expect(await git(repo, 'status', '--porcelain')).toBe('');
     const report = await readJson<ReportJson>(join(repo, '.star/report.json'));

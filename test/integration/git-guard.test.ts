@@ -162,3 +162,68 @@ describe("code planted in git's config, hooks and attributes never runs inside s
     expect(await repo.showFile(commit as string, 'a.txt')).toBe('LOWER\n');
   });
 });
+
+describe("star-loop commits from the files on disk, never trusting the agent's index", () => {
+  it('a change hidden behind skip-worktree or assume-unchanged is committed; the index is left clean, flags cleared', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    await git(dir, 'update-index', '--skip-worktree', 'a.txt');
+    await git(dir, 'update-index', '--assume-unchanged', 'b.txt');
+    await writeFile(join(dir, 'a.txt'), 'hidden edit\n');
+    await writeFile(join(dir, 'b.txt'), 'another hidden edit\n');
+    expect(await git(dir, 'status', '--porcelain')).toBe('');
+    const repo = new Git(dir);
+    const commit = await repo.commitAll('star-loop: iteration 1 (the agent’s work)');
+    expect(commit).toBeDefined();
+    expect(await repo.showFile(commit as string, 'a.txt')).toBe('hidden edit\n');
+    expect(await repo.showFile(commit as string, 'b.txt')).toBe('another hidden edit\n');
+    expect(await git(dir, 'ls-files', '-v', '-t')).toBe('H a.txt\nH b.txt\nH c.txt');
+    expect(await git(dir, 'status', '--porcelain')).toBe('');
+    expect(await git(dir, 'rev-parse', 'work')).toBe(commit);
+  });
+
+  it('commits nothing when the tree on disk is HEAD’s; a first commit in an empty repository works', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    expect(await new Git(dir).commitAll('nothing')).toBeUndefined();
+    const empty = await gitdir({}, { commit: false });
+    await writeFile(join(empty, 'x.txt'), 'x\n');
+    const first = await new Git(empty).commitAll('initial commit');
+    expect(await git(empty, 'log', '--format=%s')).toBe('initial commit');
+    expect(await git(empty, 'rev-parse', 'HEAD')).toBe(first);
+  });
+});
+
+describe('protected paths are checked on disk, not through git', () => {
+  it('an edit hidden by skip-worktree, or to a git-ignored file, is still a protected-path violation', async () => {
+    const { checkSafety, guardSnapshot } = await import('../../src/safety/check-safety.js');
+    const dir = await gitdir({
+      '.gitignore': '.env\n',
+      '.github/workflows/ci.yml': 'on: push\n',
+      'src/a.js': 'a\n',
+    });
+    await writeFile(join(dir, '.env'), 'TOKEN=old\n');
+    const repo = new Git(dir);
+    const guard = {
+      git: repo,
+      root: dir,
+      gitDir: join(dir, '.git'),
+      starDir: join(dir, '.star'),
+      branch: 'work',
+      protectedPaths: ['.env*', '.github/workflows/**'],
+      allowPush: true,
+    };
+    const before = await guardSnapshot(guard);
+    await git(dir, 'update-index', '--skip-worktree', '.github/workflows/ci.yml');
+    await writeFile(join(dir, '.github/workflows/ci.yml'), 'on: push\njobs: {}\n');
+    await writeFile(join(dir, '.env'), 'TOKEN=new\n');
+    // git sees only the new .env.local: the ignored .env and the flagged workflow are invisible to it.
+    expect(await git(dir, 'status', '--porcelain')).toBe('');
+    await writeFile(join(dir, '.env.local'), 'MORE=1\n');
+    const violations = await checkSafety(guard, before);
+    expect(
+      violations
+        .filter((v) => v.rule === 'protected-path')
+        .map((v) => v.file)
+        .sort(),
+    ).toEqual(['.env', '.env.local', '.github/workflows/ci.yml']);
+  });
+});

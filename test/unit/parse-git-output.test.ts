@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  parseFlaggedEntries,
   parseMergeTree,
   parseNameStatusZ,
   parseRefLines,
@@ -63,5 +64,13 @@ describe("git's machine-readable output", () => {
       { name: 'origin', url: 'git@example.com:a/b.git' },
       { name: 'local', url: '../bare' },
     ]);
+  });
+
+  it('ls-files -v -t -z: skip-worktree (S) and assume-unchanged (lowercase) entries, the flags an agent can hide behind', () => {
+    const out = ['H a.txt', 'S hidden.txt', 'h unchanged.txt', 's both.txt', 'H z.txt', ''].join('\0');
+    expect(parseFlaggedEntries(out)).toEqual({
+      skipWorktree: ['hidden.txt', 'both.txt'],
+      assumeUnchanged: ['unchanged.txt', 'both.txt'],
+    });
   });
 });
