@@ -20,6 +20,8 @@ export interface Plan {
   git: GitState;
   agent: { name: string; command: string; found: boolean };
   gates: Gate[];
+  /** The repository's files the gates execute (pinned with them). */
+  gateFiles: string[];
   stories?: { total: number; passed: number; remaining: number; next?: string; order: PlannedStory[] };
   task?: string;
   limits: {
@@ -48,6 +50,8 @@ export interface PlanInput {
   options: RunOptions;
   git: GitState;
   gates: Gate[];
+  /** The repository's files the gates execute (pinned with them). */
+  gateFiles: string[];
   prd?: Prd;
   target: string;
   agent: { name: string; command: string; found: boolean };
@@ -101,6 +105,7 @@ export function buildPlan(input: PlanInput): Plan {
     git,
     agent,
     gates,
+    gateFiles: input.gateFiles,
     stories,
     task: options.task,
     limits: {

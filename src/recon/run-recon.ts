@@ -27,6 +27,8 @@ export interface Recon {
   git: Git;
   plan: Plan;
   gates: Gate[];
+  /** The repository's files the gates execute, pinned with them. */
+  gateFiles: string[];
   /** What the adapter says about how it will run (e.g. IS_SANDBOX set for Claude Code as root). */
   agentNotes: string[];
   workspace: WorkspacePlan;
@@ -98,11 +100,13 @@ export async function runRecon(cwd: string, taskWords: string[], flags: RunFlags
     options,
     git: gitState,
     gates,
+    gateFiles: survey.gateFiles,
     prd: prd?.prd,
     target: targetOf(options),
     agent: { name: adapter.name, command: probe.display, found: survey.agentFound },
     workspace: describeWorkspace(workspace),
   });
   if (workspace.kind === 'refuse') plan.risks.unshift(`star-loop will refuse to start: ${workspace.message}`);
-  return { options, adapter, fallback: survey.fallback, git, plan, gates, agentNotes: probe.notes, workspace };
+  const { fallback, gateFiles } = survey;
+  return { options, adapter, fallback, git, plan, gates, gateFiles, agentNotes: probe.notes, workspace };
 }

@@ -3,7 +3,8 @@ import { getAgentAdapter } from '../agents/registry.js';
 import { loadConfig } from '../config/load-config.js';
 import type { RunOptions } from '../config/options.js';
 import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
-import { discoverGates } from '../gates/discover-gates.js';
+import { discoverGates, repoFiles } from '../gates/discover-gates.js';
+import { filesGatesRun } from '../gates/files-gates-run.js';
 import type { Gate } from '../gates/gate.js';
 import { Git } from '../git/git.js';
 import { type GitState, readGitState } from '../git/read-git-state.js';
@@ -21,8 +22,9 @@ export interface Survey {
   fallback?: AgentAdapter;
   git: Git;
   gitState: GitState;
-  /** The project's quality gates, pinned for the run. */
+  /** The project's quality gates, pinned for the run, and the repository's files they execute. */
   gates: Gate[];
+  gateFiles: string[];
   /** The agent's executable is on PATH. */
   agentFound: boolean;
   /** PRD mode: prd.json, validated. */
@@ -58,5 +60,6 @@ export async function surveyProject(input: {
     discoverGates(root, options.gates),
     findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
   ]);
-  return { root, options, adapter, fallback, git, gitState, gates, agentFound: Boolean(executable), prd };
+  const gateFiles = await filesGatesRun(repoFiles(root), gates);
+  return { root, options, adapter, fallback, git, gitState, gates, gateFiles, agentFound: Boolean(executable), prd };
 }

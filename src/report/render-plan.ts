@@ -17,6 +17,7 @@ export function renderPlan(plan: Plan): string {
   out.push('Gates (run by star-loop on every claim):');
   if (plan.gates.length === 0) out.push('  (none found)');
   for (const g of plan.gates) out.push(`  - ${g.name}: \`${g.command}\`  [${g.source}]`);
+  if (plan.gateFiles?.length) out.push(`  they also run, pinned with them: ${plan.gateFiles.join(', ')}`);
   if (plan.stories) {
     const s = plan.stories;
     out.push(

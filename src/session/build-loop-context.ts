@@ -71,6 +71,7 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
       git,
       root: options.root,
       gates: recon.gates,
+      gateFiles: recon.gateFiles,
       gateTimeoutMs: options.gateTimeoutMs,
       env,
       signal: input.stop,

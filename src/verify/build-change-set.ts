@@ -17,6 +17,8 @@ export async function buildChangeSet(
   head: string,
   intent: string,
   exclude: ReadonlySet<string>,
+  /** More files whose text some check reads (the files the gates run). */
+  alsoRead: ReadonlySet<string> = new Set(),
 ): Promise<ChangeSet> {
   const [statuses, diff] = await Promise.all([git.changedFiles(base, head), git.unifiedDiff(base, head)]);
   const hunks = new Map(parseUnifiedDiff(diff).map((h) => [h.path, h]));
@@ -27,7 +29,7 @@ export async function buildChangeSet(
     const oldPath = entry.oldPath ?? entry.path;
     // Only files some check reads need their text: source, tests, snapshots and gate configuration.
     const readable = [entry.path, oldPath].some(
-      (p) => languageOf(p) || isSnapshotFile(p) || pinSources.some((s) => s.matches(p)),
+      (p) => languageOf(p) || isSnapshotFile(p) || alsoRead.has(p) || pinSources.some((s) => s.matches(p)),
     );
     const [before, after] = readable
       ? await Promise.all([

@@ -36,6 +36,8 @@ export interface VerifyContext {
   root: string;
   /** Pinned at recon. */
   gates: readonly Gate[];
+  /** The repository's files the gates execute (src/gates/files-gates-run.ts), pinned with them. */
+  gateFiles: readonly string[];
   gateTimeoutMs: number;
   /** The environment gates and hooks run with. */
   env: NodeJS.ProcessEnv;

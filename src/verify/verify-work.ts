@@ -65,12 +65,13 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
 
   const intent = input.story ? `${input.story.title}\n${input.story.description ?? ''}` : (ctx.task ?? '');
   const exclude = new Set(ctx.prdRelative ? [ctx.prdRelative] : []);
-  const work = await buildChangeSet(git, input.workStart, input.head, intent, exclude);
+  const gateFiles = new Set(ctx.gateFiles);
+  const work = await buildChangeSet(git, input.workStart, input.head, intent, exclude, gateFiles);
   for (const detector of cheatDetectors) findings.push(...detector.detect(work));
   const runStart = input.baseline?.commit ?? input.workStart;
   const sinceRunStart =
-    runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude);
-  findings.push(...checkGatePins(sinceRunStart));
+    runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude, gateFiles);
+  findings.push(...checkGatePins(sinceRunStart, ctx.gateFiles));
   if (complete) {
     findings.push(
       ...(await checkHooks({

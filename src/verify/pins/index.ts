@@ -36,6 +36,8 @@ const recipes: PinSource = {
     const out = new Map<string, string>();
     let current: string | undefined;
     for (const line of text.split('\n')) {
+      // `include`, `-include`, `sinclude`: other makefiles that can redefine any target.
+      if (/^\s*-?s?include\s/.test(line)) out.set('include', `${out.get('include') ?? ''}${line.trim()}\n`);
       const target = /^@?([\w.-]+)(\s+[^:=]*)?\s*:(?!=)/.exec(line);
       if (target) {
         current = GATE_TARGETS.test(target[1] ?? '') ? `target ${target[1]}` : undefined;
@@ -105,6 +107,11 @@ const CONFIG_FILE_NAMES = [
   String.raw`\.pre-commit-config\.yaml`,
   String.raw`codecov\.ya?ml`,
   String.raw`star\.config\.json`,
+  // What npm, yarn, pnpm and bun read before they run a script (node-options, script-shell, hooks).
+  String.raw`\.npmrc`,
+  String.raw`\.yarnrc(\.yml)?`,
+  String.raw`\.pnpmfile\.c?js`,
+  String.raw`bunfig\.toml`,
 ];
 const CONFIG_FILES = new RegExp(String.raw`(^|\/)(${CONFIG_FILE_NAMES.join('|')})$`);
 
