@@ -52,6 +52,22 @@ function withLoopOptions(command: Command): Command {
     )
     .option('--verifier-agent <name>', "the adversarial verifier agent (default: the implementer's)")
     .option('--verifier-model <id>', "the verifier's model (default: the implementer's)")
+    .addOption(
+      new Option(
+        '--sandbox <mode>',
+        'auto (default): agents and gates in a sandbox where the machine has one; required: refuse without; off',
+      ).choices(['auto', 'required', 'off']),
+    )
+    .option(
+      '--sandbox-allow-host <host>',
+      "a host[:port] or URL agents may reach besides their model's API (repeatable)",
+      (v: string, all: string[] = []) => [...all, v],
+    )
+    .option(
+      '--sandbox-allow-write <path>',
+      'a folder agents may write besides the work tree (repeatable)',
+      (v: string, all: string[] = []) => [...all, v],
+    )
     .option('--allow-push', 'do not block git push for the agent')
     .option('--protect <glob>', 'a path the agent must not change (repeatable)', (v: string, all: string[] = []) => [
       ...all,

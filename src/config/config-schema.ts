@@ -52,6 +52,22 @@ export const configSchema = z.strictObject({
   protect: z.array(z.string()).optional(),
   prd: z.string().optional(),
   prompt: z.string().optional(),
+  /**
+   * The sandbox around agents and gates: `auto` (on where it can be, loud where not), `required` (refuse to
+   * start without it) or `off`; hosts every agent may reach besides its own API, folders it may write
+   * besides the work tree, and hosts the gates may reach (none by default).
+   */
+  sandbox: z
+    .union([
+      z.enum(['auto', 'required', 'off']),
+      z.strictObject({
+        mode: z.enum(['auto', 'required', 'off']).optional(),
+        allowHosts: z.array(z.string()).optional(),
+        allowWrite: z.array(z.string()).optional(),
+        gateHosts: z.array(z.string()).optional(),
+      }),
+    ])
+    .optional(),
 });
 
 export type StarConfig = z.infer<typeof configSchema>;

@@ -3,6 +3,7 @@ import type { GateSpec } from './config-schema.js';
 
 export type OnStall = 'pause' | 'stop' | 'continue';
 export type VerifyMode = 'claims' | 'every' | 'off';
+export type SandboxMode = 'auto' | 'required' | 'off';
 
 /** Every option of a run, resolved once (defaults < star.config.json < flags) and passed down whole. */
 export interface RunOptions {
@@ -73,6 +74,8 @@ export interface RunOptions {
   protectedPaths: string[];
   /** Gates from star.config.json, replacing discovery when present. */
   gates?: GateSpec[];
+  /** The sandbox: its mode, hosts agents and gates may reach besides their own, folders agents may write. */
+  sandbox: { mode: SandboxMode; allowHosts: string[]; allowWrite: string[]; gateHosts: string[] };
 }
 
 /** The budgets of a run (or a fleet), as its state records them. */
@@ -100,4 +103,5 @@ export const DEFAULTS = {
   verify: 'claims' as VerifyMode,
   /** Paths the agent must not change; star.config.json's `protectedPaths` replaces this list, `protect` adds to it. */
   protectedPaths: ['.env*', '.github/workflows/**'],
+  sandbox: 'auto' as SandboxMode,
 } as const;

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { parseEndpoint } from '../sandbox/endpoint.js';
 import { parseDuration } from '../util/parse-duration.js';
 import type { StarConfig } from './config-schema.js';
-import { DEFAULTS, type OnStall, type RunOptions, type VerifyMode } from './options.js';
+import { DEFAULTS, type OnStall, type RunOptions, type SandboxMode, type VerifyMode } from './options.js';
 
 /** The `run` command's flags as commander hands them over: undefined when not given. */
 export interface RunFlags {
@@ -43,6 +44,9 @@ export interface RunFlags {
   worktree?: boolean;
   protect?: string[];
   onFinish?: string;
+  sandbox?: string;
+  sandboxAllowHost?: string[];
+  sandboxAllowWrite?: string[];
 }
 
 function positiveInt(value: string | number, field: string): number {
@@ -70,6 +74,37 @@ export const MAX_ITERATIONS_CAP = 1000;
 function verifyMode(value: string, field: string): VerifyMode {
   if (value === 'claims' || value === 'every' || value === 'off') return value;
   throw new InputError(`${field}: expected claims, every or off, got "${value}"`);
+}
+
+function sandboxMode(value: string, field: string): SandboxMode {
+  if (value === 'auto' || value === 'required' || value === 'off') return value;
+  throw new InputError(`${field}: expected auto, required or off, got "${value}"`);
+}
+
+/** The sandbox's settings: flags add hosts and folders to the config's; the flag's mode wins. */
+function resolveSandbox(flags: RunFlags, config: StarConfig): RunOptions['sandbox'] {
+  const fromConfig = typeof config.sandbox === 'string' ? { mode: config.sandbox } : (config.sandbox ?? {});
+  const mode =
+    flags.sandbox !== undefined ? sandboxMode(flags.sandbox, '--sandbox') : (fromConfig.mode ?? DEFAULTS.sandbox);
+  const allowHosts = [...(fromConfig.allowHosts ?? []), ...(flags.sandboxAllowHost ?? [])];
+  for (const host of allowHosts) {
+    if (!parseEndpoint(host)) {
+      throw new InputError(
+        `sandbox host "${host}": expected host, host:port or a URL`,
+        'e.g. --sandbox-allow-host registry.npmjs.org',
+      );
+    }
+  }
+  for (const host of fromConfig.gateHosts ?? []) {
+    if (!parseEndpoint(host))
+      throw new InputError(`star.config.json: sandbox.gateHosts: "${host}" is not host, host:port or a URL`);
+  }
+  return {
+    mode,
+    allowHosts,
+    allowWrite: [...(fromConfig.allowWrite ?? []), ...(flags.sandboxAllowWrite ?? [])],
+    gateHosts: fromConfig.gateHosts ?? [],
+  };
 }
 
 function onStall(value: string, field: string): OnStall {
@@ -240,6 +275,7 @@ export async function resolveRunOptions(input: {
       ...(flags.protect ?? []),
     ],
     gates: config.gates,
+    sandbox: resolveSandbox(flags, config),
   };
   checkOptions(options, flags);
   return options;

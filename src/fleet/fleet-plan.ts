@@ -75,6 +75,9 @@ const PASSED: ReadonlyArray<readonly [keyof RunFlags, string]> = [
   ['verifierModel', '--verifier-model'],
   ['allowPush', '--allow-push'],
   ['protect', '--protect'],
+  ['sandbox', '--sandbox'],
+  ['sandboxAllowHost', '--sandbox-allow-host'],
+  ['sandboxAllowWrite', '--sandbox-allow-write'],
   ['debug', '--debug'],
 ];
 

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import type { SandboxSpec } from './sandbox-spec.js';
+
+/** The port socat listens on for the proxy inside the sandbox, unless a forwarded port takes it. */
+export const PROXY_PORT = 3128;
+
+const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+
+/**
+ * The script that runs first inside a sandbox with a filtered network: socat on loopback for the proxy and
+ * each forwarded port, a wait (reading /proc/net/tcp, at most 2 s) until they listen, then the command.
+ */
+export function networkLauncher(network: Extract<SandboxSpec['network'], { mode: 'filtered' }>): string {
+  const lines: string[] = [];
+  const listen = (port: number, socket: string) =>
+    `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${join(network.dir, socket)} 2>/dev/null &`;
+  lines.push(listen(network.proxyPort, 'proxy.sock'));
+  for (const port of network.forwardedPorts) lines.push(listen(port, `port-${port}.sock`));
+  const ports = [network.proxyPort, ...network.forwardedPorts].map(hex).join(' ');
+  lines.push(
+    `for p in ${ports}; do i=0; until grep -q ":$p 00000000:0000 0A" /proc/net/tcp 2>/dev/null; do`,
+    '  i=$((i+1)); [ "$i" -gt 400 ] && break; sleep 0.005; done; done',
+    'exec "$@"',
+  );
+  return lines.join('\n');
+}
+
+/** Environment for a filtered network: the proxy for everything, loopback straight to the forwarded ports. */
+export function networkEnv(network: SandboxSpec['network']): Record<string, string> {
+  if (network.mode !== 'filtered') return {};
+  const proxy = `http://127.0.0.1:${network.proxyPort}`;
+  return {
+    HTTPS_PROXY: proxy,
+    HTTP_PROXY: proxy,
+    https_proxy: proxy,
+    http_proxy: proxy,
+    ALL_PROXY: proxy,
+    NO_PROXY: '127.0.0.1,localhost,::1',
+    no_proxy: '127.0.0.1,localhost,::1',
+  };
+}
+
+/** bubblewrap's arguments for a spec and a command (pure). */
+export function bwrapArgs(spec: SandboxSpec, command: string, args: readonly string[]): string[] {
+  const out = [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+  ];
+  if (spec.network.mode !== 'open') out.push('--unshare-net');
+  out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  if (spec.home) {
+    out.push('--tmpfs', spec.home);
+    for (const path of spec.homeReadOnly) out.push('--ro-bind-try', path, path);
+    for (const path of spec.homeWritable) out.push('--bind-try', path, path);
+  }
+  for (const path of spec.writable) out.push('--bind-try', path, path);
+  const tree = spec.tree ?? spec.root;
+  out.push(spec.treeWritable ? '--bind' : '--ro-bind', tree, spec.root);
+  for (const { from, to } of spec.readOnly) out.push('--ro-bind-try', from, to);
+  if (spec.starScratch) out.push('--bind', spec.starScratch, join(spec.root, '.star'));
+  for (const file of spec.hidden) out.push('--ro-bind-try', '/dev/null', file);
+  if (spec.network.mode === 'filtered') out.push('--bind', spec.network.dir, spec.network.dir);
+  out.push('--chdir', spec.root, '--');
+  if (spec.network.mode === 'filtered')
+    out.push('sh', '-c', networkLauncher(spec.network), 'star-loop-sandbox', command, ...args);
+  else out.push(command, ...args);
+  return out;
+}
