@@ -1,25 +1,28 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-/** `path → sha256` of every file under `dir` (one level of hooks, info, …), or of single files. */
+/**
+ * `path → sha256` of every file under `dir` (one level of hooks, info, …), or of single files; a symlink by
+ * its target and what it points at (a hook symlinked to a file the agent controls is a changed hook).
+ */
 async function hashFiles(paths: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const path of paths) {
-    try {
-      out.set(path, sha(await readFile(path)));
-    } catch {
-      out.set(path, 'absent');
-    }
+    const link = await readlink(path).catch(() => undefined);
+    const content = await readFile(path).catch(() => undefined);
+    out.set(path, link === undefined && content === undefined ? 'absent' : sha(`${link ?? ''}\0${sha(content ?? '')}`));
   }
   return out;
 }
 
 async function listFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(dir, e.name));
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isFile() || e.isSymbolicLink())
+      .map((e) => join(dir, e.name));
   } catch {
     return [];
   }
