@@ -94,11 +94,14 @@ export async function beginIteration(
     story: story?.id,
     storyTitle: story?.title,
   });
-  // Whatever the agent does to history, the commit it started from stays reachable on star-loop's own ref.
+  // Whatever the agent does to history, the commit it started from stays reachable on star-loop's own ref,
+  // copied into the evidence store before the agent starts (star-loop's own commits since the last copy too).
   const keptRefs: string[] = [];
   if (startHead) {
     keptRefs.push(`refs/star-loop/${state.runId}/${n}`);
     await git.keepRef(`refs/star-loop/${state.runId}/${n}`, startHead);
+    const problem = await ctx.evidence.keep(state.runId);
+    if (problem) ctx.emit({ type: 'warning', message: problem });
   }
   state.current = { iteration: n, story: story?.id, startedAt: startedAt.toISOString() };
   await save();
