@@ -80,6 +80,24 @@ export interface AgentCapabilities {
   budgetFlags: boolean;
 }
 
+/**
+ * What an agent needs inside the sandbox besides the work tree. Everything else under $HOME is a scratch
+ * folder, and every other host is unreachable (--sandbox-allow-host, --sandbox-allow-write add more).
+ */
+export interface AgentSandboxNeeds {
+  /** Its own config, auth and sessions under $HOME (writable). */
+  home: readonly string[];
+  /**
+   * Environment variables naming folders or files of its own (writable), e.g. `CODEX_HOME`; `VAR/sub` is the
+   * folder `sub` in the one VAR names (`XDG_CONFIG_HOME/opencode`: never all of ~/.config).
+   */
+  envPaths?: readonly string[];
+  /** Its model's API hosts (port 443 unless given). */
+  hosts: readonly string[];
+  /** Environment variables holding the base URL of its API: that host is allowed too. */
+  urlEnv?: readonly string[];
+}
+
 /** One thing the agent did, summarised for the terminal: a tool call and what it touched. */
 export interface AgentActivity {
   tool?: string;
@@ -120,6 +138,8 @@ export interface AgentAdapter {
    * (a user's own command).
    */
   credentials?: readonly RegExp[];
+  /** What the agent needs inside the sandbox: its own folders, and its model's API hosts. */
+  sandbox?: AgentSandboxNeeds;
   /** What the exit code says that the output cannot (e.g. a documented "rate limited" code). */
   interpretExit?(exitCode: number | undefined, output: AgentOutput): AgentOutput;
 }

@@ -42,6 +42,8 @@ export interface AgentWaitInput {
   onSpawn?: (pgid: number) => Promise<void>;
   /** Saves the run state (for `star-loop status` while waiting). */
   save: () => Promise<void>;
+  /** The sandbox around each attempt: the invocation as it runs inside it. */
+  wrap?: (invocation: AgentInvocation) => AgentInvocation;
 }
 
 /** One call's attempts: what ran, what it cost, the reset times the provider gave, the time spent waiting. */
@@ -75,7 +77,7 @@ class Attempts {
     const adapter = this.adapters.get(name) ?? input.primary;
     const invocation = input.invocation(adapter);
     const t0 = Date.now();
-    const result = await runAgent(ctx, adapter, invocation, {
+    const result = await runAgent(ctx, adapter, input.wrap ? input.wrap(invocation) : invocation, {
       logFile: input.logFile(attemptNumber),
       timeoutMs: input.timeoutMs,
       onSpawn: input.onSpawn,

@@ -1,20 +1,14 @@
 /**
  * The DEMO AGENT — a scripted stand-in for a language model, used by `npm run demo` and `--agent demo`.
  * It is not an AI: it knows the three stories of the demo repository and performs their edits the way a
- * real agent would (files, commits, a claim), including one honest mistake so the demo can show star-loop
- * rejecting a claim whose gate fails. It follows only the public agent contract: the prompt on stdin,
- * STAR_* environment variables, and the claim file.
+ * real agent would (files and a claim; star-loop commits them), including one honest mistake so the demo can
+ * show star-loop rejecting a claim whose gate fails. It follows only the public agent contract: the prompt on
+ * stdin, STAR_* environment variables, and the claim file.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const say = (text: string) => process.stdout.write(`[demo agent] ${text}\n`);
-
-function git(...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=demo agent', '-c', 'user.email=demo-agent@star-loop.invalid', ...args], {
-    stdio: 'ignore',
-  });
-}
 
 function claim(complete: boolean, summary: string, notes = ''): void {
   const file = process.env.STAR_CLAIM_FILE;
@@ -78,9 +72,7 @@ switch (story) {
     append('src/calc.js', '\nexport function subtract(a, b) {\n  return a - b;\n}\n');
     addImport('subtract');
     append('test/calc.test.js', TESTS.subtract);
-    git('add', '-A');
-    git('commit', '-q', '-m', 'feat: US-001 subtract');
-    say('added subtract() with a test, ran `npm test` in my head, committed');
+    say('added subtract() with a test, ran `npm test` in my head');
     claim(true, 'added subtract() and its test');
     break;
   }
@@ -90,14 +82,11 @@ switch (story) {
       append('src/calc.js', '\nexport function multiply(a, b) {\n  return Math.abs(a * b);\n}\n');
       addImport('multiply');
       append('test/calc.test.js', TESTS.multiply);
-      git('add', '-A');
-      git('commit', '-q', '-m', 'feat: US-002 multiply');
-      say('added multiply() with a test and committed; I am confident it is done');
+      say('added multiply() with a test; I am confident it is done');
       claim(true, 'added multiply() and its test');
     } else {
       say('my last claim was rejected: the test gate shows multiply(-2, 3) returned 6 — fixing the sign');
       replace('src/calc.js', 'return Math.abs(a * b);', 'return a * b;');
-      git('commit', '-q', '-am', 'fix: US-002 multiply keeps the sign');
       claim(true, 'fixed multiply() for negative numbers');
     }
     break;
@@ -111,8 +100,6 @@ switch (story) {
     append('test/calc.test.js', TESTS.divide);
     // Like agents driven by other Ralph runners, it marks the story done itself: star-loop treats that as a claim.
     replace('prd.json', '"passes": false', '"passes": true');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'feat: US-003 divide');
     say('added divide() with a zero check, set passes to true in prd.json');
     process.stdout.write('All stories are done.\n<promise>COMPLETE</promise>\n');
     break;

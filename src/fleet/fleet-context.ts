@@ -1,6 +1,8 @@
 import type { RunOptions } from '../config/options.js';
 import type { Gate } from '../gates/gate.js';
 import type { Git } from '../git/git.js';
+import type { Endpoint } from '../sandbox/endpoint.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { FleetEvent } from './fleet-events.js';
 
@@ -25,6 +27,9 @@ export interface FleetContext {
   redactor: { redact: (text: string) => string; longest: number };
   /** `--worktree-setup`: run in each new worktree before its worker starts (e.g. `npm ci`). */
   setup?: string;
+  /** Where the merges' gates run: the sandbox (absent with --sandbox off) and the hosts they may reach. */
+  sandbox?: Sandbox;
+  gateHosts: readonly Endpoint[];
   /** The first wait when no story can start and workers are busy (doubles up to 60 s). */
   idleBackoffMs?: number;
 }

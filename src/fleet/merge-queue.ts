@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { findDependencyDirs } from '../gates/dependencies.js';
 import { Git } from '../git/git.js';
 import type { Prd } from '../prd/prd-schema.js';
 import type { FleetContext } from './fleet-context.js';
@@ -67,12 +68,21 @@ export class MergeQueue {
       prd: state.prd,
       gates: ctx.gates,
       baseline: state.baseline?.gates ?? [],
-      gateTimeoutMs: ctx.options.gateTimeoutMs,
+      baselineCommit: state.baseline?.commit,
+      // The gates run on a clean copy of the merge, with the story worktree's dependencies (its set-up's).
+      place: {
+        git: ctx.git,
+        dependencyRoot: story.worktree,
+        dependencyDirs: await findDependencyDirs(story.worktree),
+        sandbox: ctx.sandbox,
+        hosts: ctx.gateHosts,
+        env: ctx.env,
+        timeoutMs: ctx.options.gateTimeoutMs,
+        signal: ctx.signal,
+        redactor: ctx.redactor,
+      },
       workDir: ctx.paths.fleetDir,
       logFile: join(ctx.paths.fleetDir, 'merge-gates.log'),
-      env: ctx.env,
-      signal: ctx.signal,
-      redactor: ctx.redactor,
     });
     if (result.kind === 'blocked') {
       // Nothing merged, nothing wrong with the story: the fleet pauses and `resume` tries again.

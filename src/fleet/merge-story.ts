@@ -2,7 +2,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareGates } from '../gates/compare-gates.js';
 import type { Gate } from '../gates/gate.js';
-import { runGates } from '../gates/run-gates.js';
+import type { GatePlace } from '../gates/gate-bench.js';
+import { runGatesOn } from '../gates/run-gates.js';
 import type { Git } from '../git/git.js';
 import { setStoryPasses } from '../prd/set-story-passes.js';
 import type { Finding } from '../state/finding-schema.js';
@@ -22,13 +23,13 @@ export interface MergeInput {
   prd: string;
   gates: readonly Gate[];
   baseline: readonly GateBaseline[];
-  gateTimeoutMs: number;
+  /** The commit the baseline ran on (the trusted dependencies were installed for it). */
+  baselineCommit?: string;
+  /** Where the gates run on the merge. */
+  place: GatePlace;
   /** For temporary files (the throw-away index) and the gates' log. */
   workDir: string;
   logFile: string;
-  env: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
-  redactor?: { redact: (text: string) => string; longest: number };
 }
 
 export type MergeResult =
@@ -93,19 +94,18 @@ export async function mergeStory(input: MergeInput): Promise<MergeResult> {
     `star-loop fleet: merge ${input.story} (${input.title})\n\nBranch ${input.storyBranch}, attempt ` +
       `${input.attempt}; the gates passed on this merge before ${input.integration} moved to it.`,
   );
-  // The gates run on the merged result, in the story's worktree (where its set-up is): its branch moves on.
+  // The story's branch moves on to the merge; the gates run on a clean copy of it.
   await tree.fastForward(commit);
-  const results = await runGates(input.gates, {
-    root: tree.root,
+  const { results, findings: untrusted } = await runGatesOn(input.gates, {
+    ...input.place,
+    commit,
+    installedAt: input.baselineCommit,
     logFile: input.logFile,
-    timeoutMs: input.gateTimeoutMs,
-    env: input.env,
-    signal: input.signal,
-    redactor: input.redactor,
   });
   if (results.length < input.gates.length)
     return { kind: 'blocked', detail: 'stopped while the gates ran on the merge' };
   const compared = compareGates(input.baseline, results);
+  compared.findings.push(...untrusted);
   if (compared.findings.length > 0) {
     return {
       kind: 'failed-after-merge',

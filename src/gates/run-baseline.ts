@@ -1,16 +1,20 @@
-import type { Git } from '../git/git.js';
 import type { Baseline } from '../state/state-schema.js';
 import { toBaseline } from './compare-gates.js';
 import type { Gate } from './gate.js';
-import { type GateRunOptions, runGates } from './run-gates.js';
+import type { GatePlace } from './gate-bench.js';
+import { runGatesOn } from './run-gates.js';
 
 /**
  * The gates, once, on the starting commit (a run's, or a fleet's integration branch before its first merge):
  * which were already red, and how red, is the baseline every claim (or merge) is compared with, so old
- * failures neither block the work nor hide new ones.
+ * failures neither block the work nor hide new ones. Like every gate run, on a clean copy of the commit.
  */
-export async function runBaseline(git: Git, gates: readonly Gate[], options: GateRunOptions): Promise<Baseline> {
-  const commit = (await git.head()) ?? '';
-  const results = await runGates(gates, options);
+export async function runBaseline(
+  gates: readonly Gate[],
+  place: GatePlace,
+  commit: string,
+  logFile: string,
+): Promise<Baseline> {
+  const { results } = await runGatesOn(gates, { ...place, commit, logFile });
   return { commit, gates: results.map(toBaseline) };
 }

@@ -1,10 +1,16 @@
 import { appendFile } from 'node:fs/promises';
 import { runProcess } from '../proc/run-process.js';
+import type { ProcessWrap } from '../sandbox/sandbox.js';
+import type { Finding } from '../state/finding-schema.js';
 import type { GateResult } from '../state/state-schema.js';
 import type { Gate } from './gate.js';
+import { type GateBenchInput, openGateBench } from './gate-bench.js';
 
 export interface GateRunOptions {
+  /** Where the gates run (a gate bench's copy of the commit: src/gates/gate-bench.ts). */
   root: string;
+  /** The sandbox around each gate, when there is one. */
+  wrap?: ProcessWrap;
   logFile: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
@@ -14,7 +20,34 @@ export interface GateRunOptions {
 }
 
 /**
- * Runs every gate, exactly as pinned at recon, with `sh -c` in the repository root. All gates run (not
+ * The gates on one commit, in a gate bench of their own (src/gates/gate-bench.ts), removed after; with
+ * what the bench found that makes their result untrustworthy.
+ */
+export async function runGatesOn(
+  gates: readonly Gate[],
+  input: GateBenchInput,
+  onResult?: (result: GateResult) => void,
+): Promise<{ results: GateResult[]; findings: Finding[] }> {
+  const bench = await openGateBench(input);
+  try {
+    const results = await runGates(gates, {
+      root: bench.cwd,
+      wrap: bench.wrap,
+      logFile: input.logFile,
+      timeoutMs: input.timeoutMs,
+      env: input.env,
+      signal: input.signal,
+      redactor: input.redactor,
+      onResult,
+    });
+    return { results, findings: bench.findings };
+  } finally {
+    await bench.close();
+  }
+}
+
+/**
+ * Runs every gate, exactly as pinned at recon, with `sh -c` in `root`. All gates run (not
  * just up to the first failure) so the next iteration sees every problem at once.
  */
 export async function runGates(gates: readonly Gate[], options: GateRunOptions): Promise<GateResult[]> {
@@ -22,11 +55,14 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
   for (const gate of gates) {
     if (options.signal?.aborted) break;
     await appendFile(options.logFile, `\n===== gate ${gate.name}: ${gate.command}\n`);
-    const run = await runProcess({
+    const command = {
       command: 'sh',
       args: ['-c', gate.command],
-      cwd: options.root,
       env: { ...options.env, CI: options.env.CI ?? 'true' },
+    };
+    const run = await runProcess({
+      ...(options.wrap ? options.wrap(command) : command),
+      cwd: options.root,
       logFile: options.logFile,
       timeoutMs: options.timeoutMs,
       signal: options.signal,

@@ -301,6 +301,25 @@ export class Git {
     await new Git(dir).raw(['read-tree', '-m', '-u', base, head]);
   }
 
+  /**
+   * The files of `commit`, written into the empty folder `dir` through a throw-away index (the real index,
+   * the branch and the work tree are not touched): exactly the committed files, nothing uncommitted or
+   * ignored. No `.git` of its own — the sandbox mounts the repository's, read-only — except in a linked
+   * worktree, whose `.git` file (a pointer to its git directory) is copied. For the verifier and the gates.
+   */
+  async exportCommit(commit: string, dir: string): Promise<void> {
+    const index = `${dir}.index`;
+    try {
+      const env = { GIT_INDEX_FILE: index };
+      await this.raw(['read-tree', commit], env);
+      await this.raw(['checkout-index', '--all', '--force', `--prefix=${dir}/`], env);
+    } finally {
+      await rm(index, { force: true });
+    }
+    const dotGit = join(this.root, '.git');
+    if ((await stat(dotGit).catch(() => undefined))?.isFile()) await copyFile(dotGit, join(dir, '.git'));
+  }
+
   /** Removes a worktree star-loop added itself (never one of the user's). */
   async removeOwnWorktree(dir: string): Promise<void> {
     await this.raw(['worktree', 'remove', '--force', dir]);

@@ -7,6 +7,7 @@ import type { Templates } from '../prompt/render-template.js';
 import type { Plan } from '../recon/plan.js';
 import type { Guard } from '../safety/check-safety.js';
 import type { EvidenceStore } from '../safety/evidence-store.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { VerifyContext } from '../verify/verify-context.js';
 import type { Emit } from './events.js';
@@ -34,6 +35,8 @@ export interface LoopContext {
   stopRequested: AbortSignal;
   /** The environment agents and gates start from. */
   env: NodeJS.ProcessEnv;
+  /** The sandbox every agent run (and gate) goes in; absent when the run has none (--sandbox off, or none here). */
+  sandbox?: Sandbox;
   /** Every iteration's commits, kept outside the repository. */
   evidence: EvidenceStore;
   /** What the agent is held to after every run (branch, ancestry, pushes, protected and pinned files, secrets). */

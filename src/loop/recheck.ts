@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { compareGates } from '../gates/compare-gates.js';
-import { runGates } from '../gates/run-gates.js';
+import { runGatesOn } from '../gates/run-gates.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { RunState } from '../state/state-schema.js';
 import { buildChangeSet } from '../verify/build-change-set.js';
@@ -14,16 +14,14 @@ import type { LoopContext } from './loop-context.js';
 export async function recheckAccepted(ctx: LoopContext, state: RunState): Promise<Finding[]> {
   const head = await ctx.git.head();
   if (!head) return [];
-  const results = await runGates(ctx.gates, {
-    root: ctx.options.root,
+  const { results, findings: untrusted } = await runGatesOn(ctx.gates, {
+    ...ctx.verify.gatePlace,
+    commit: head,
+    installedAt: state.baseline?.commit,
     logFile: join(ctx.paths.dir, 'recheck.log'),
-    timeoutMs: ctx.options.gateTimeoutMs,
-    env: ctx.env,
-    signal: ctx.signal,
-    redactor: ctx.redactor,
   });
   const compared = compareGates(state.baseline?.gates ?? [], results);
-  const findings: Finding[] = [...compared.findings];
+  const findings: Finding[] = [...compared.findings, ...untrusted];
   const exclude = new Set(ctx.prdRelative ? [ctx.prdRelative] : []);
   for (const accepted of state.accepted) {
     if (!accepted.commit || accepted.commit === head) continue;

@@ -1,15 +1,42 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { openAgentBox } from '../agents/agent-box.js';
 import type { AgentRun } from '../agents/run-agent-waiting.js';
 import { runAgentWaiting } from '../agents/run-agent-waiting.js';
 import type { RunOptions } from '../config/options.js';
 import { type GuardSnapshot, guardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint } from '../safety/fingerprints.js';
+import { protectedFolders } from '../safety/protected-files.js';
 import type { IterationRecord, RunState } from '../state/state-schema.js';
 import { remainingBudget } from '../usage/check-budgets.js';
 import { formatDuration } from '../util/parse-duration.js';
 import type { IterationStart } from './begin-iteration.js';
 import type { LoopContext } from './loop-context.js';
 import { timeLeft } from './time-left.js';
+
+/**
+ * The implementer's sandbox, when the run has one: the work tree writable but its protected files and
+ * folders and the prompt file, and a scratch `.star` with this iteration's prompt, the plan and the journal.
+ */
+async function implementerBox(ctx: LoopContext, runDir: string, protectedFiles: string[]) {
+  const { sandbox, options, paths } = ctx;
+  if (!sandbox) return undefined;
+  const promptFile = options.promptFile ? relative(options.root, options.promptFile) : undefined;
+  const readOnly = [
+    ...protectedFiles,
+    ...protectedFolders(options.protectedPaths).filter((d) => existsSync(join(options.root, d))),
+    ...(promptFile && !promptFile.startsWith('..') && !isAbsolute(promptFile) ? [promptFile] : []),
+  ];
+  const iterationDir = relative(paths.dir, runDir);
+  return openAgentBox({
+    sandbox,
+    adapters: [ctx.adapter, ctx.fallback],
+    env: ctx.env,
+    starDir: paths.dir,
+    files: [join(iterationDir, 'prompt.md'), 'plan.md', 'journal.md', 'pending_for_human.md'],
+    readOnly,
+  });
+}
 
 /** The implementer's run, and what the guard saw just before it. */
 export interface ImplementerRun {
@@ -59,6 +86,7 @@ export async function runImplementer(
     await refreshFingerprint(guardBefore.fingerprints, paths.state);
   };
   const budget = remainingBudget(options, state.records);
+  const box = await implementerBox(ctx, runDir, [...guardBefore.protectedFiles.keys()]);
   const run = await runAgentWaiting(ctx.agents, {
     iteration: n,
     role: 'implementer',
@@ -89,7 +117,23 @@ export async function runImplementer(
       await saveOwn();
     },
     save: saveOwn,
+    wrap: box?.wrap,
+  }).catch(async (error: unknown) => {
+    await box?.finish([]);
+    throw error;
   });
+  // Read back after every process in the sandbox has ended: a background process cannot rewrite them later.
+  const refused = await box?.finish([
+    { from: 'claim.json', to: paths.claim },
+    { from: 'plan.md', to: paths.plan },
+  ]);
+  if (refused && refused.denied.length > 0) {
+    const hosts = refused.denied.join(', ');
+    ctx.emit({
+      type: 'warning',
+      message: `the sandbox refused the agent's connections to ${hosts} (--sandbox-allow-host HOST[:PORT] allows one)`,
+    });
+  }
   const { proc, output } = run;
   const error = agentErrorOf(run, options);
   const agent: IterationRecord['agent'] = {

@@ -30,14 +30,8 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
     await writeState(paths.state, state);
   };
   if (options.verify !== 'off' && !state.baseline) {
-    state.baseline = await runBaseline(ctx.git, ctx.gates, {
-      root: options.root,
-      logFile: join(paths.dir, 'baseline.log'),
-      timeoutMs: options.gateTimeoutMs,
-      env: ctx.env,
-      signal: ctx.signal,
-      redactor: ctx.redactor,
-    });
+    const head = (await ctx.git.head()) ?? 'HEAD';
+    state.baseline = await runBaseline(ctx.gates, ctx.verify.gatePlace, head, join(paths.dir, 'baseline.log'));
     emit({
       type: 'baseline.finished',
       gates: state.baseline.gates.map(({ name, status, failures }) => ({ name, status, failures })),

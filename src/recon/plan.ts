@@ -3,6 +3,7 @@ import type { Gate } from '../gates/gate.js';
 import type { GitState } from '../git/read-git-state.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories, orderStories, passedIds, selectNextStory } from '../prd/select-next-story.js';
+import type { SandboxDecision } from '../sandbox/decide-sandbox.js';
 
 export interface PlannedStory {
   id: string;
@@ -38,6 +39,8 @@ export interface Plan {
     fallbackAgent?: string;
   };
   verify: { mode: string; verifier: string };
+  /** The sandbox: asked for (--sandbox), used or not, in one line. */
+  sandbox: { mode: string; active: boolean; detail: string; warnings: string[] };
   /** Safety: the protected path globs, and whether pushing is blocked. */
   safety: { protectedPaths: string[]; pushBlocked: boolean };
   /** Where the loop commits: the branch, or the worktree. */
@@ -56,6 +59,7 @@ export interface PlanInput {
   target: string;
   agent: { name: string; command: string; found: boolean };
   workspace: string;
+  sandbox: SandboxDecision;
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -122,6 +126,12 @@ export function buildPlan(input: PlanInput): Plan {
       fallbackAgent: options.fallbackAgent,
     },
     workspace: input.workspace,
+    sandbox: {
+      mode: options.sandbox.mode,
+      active: input.sandbox.active,
+      detail: input.sandbox.detail,
+      warnings: input.sandbox.warnings,
+    },
     safety: { protectedPaths: options.protectedPaths, pushBlocked: !options.allowPush },
     verify: {
       mode: options.verify,

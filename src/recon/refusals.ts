@@ -1,6 +1,7 @@
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import { InputError, RefusedError } from '../errors.js';
 import { Git } from '../git/git.js';
+import type { SandboxDecision } from '../sandbox/decide-sandbox.js';
 import { uncoveredCostBudget } from '../usage/check-budgets.js';
 
 /** The repository around `cwd`, or exit 2 with `hint` (each command says where it should be run). */
@@ -29,7 +30,14 @@ export function refuseToStart(input: {
   agent: AgentAdapter;
   agentCmd?: string;
   agentFound: boolean;
+  sandbox: SandboxDecision;
 }): void {
+  if (input.sandbox.refuse) {
+    throw new RefusedError(
+      `--sandbox required, but no sandbox can be had here: ${input.sandbox.refuse}`,
+      'install bubblewrap and socat, or run with --sandbox auto (it says what is not contained)',
+    );
+  }
   if (!input.head) {
     throw new RefusedError(
       'the repository has no commits yet',

@@ -14,6 +14,8 @@ import {
   type WorkspacePlan,
   worktreeDir,
 } from '../safety/decide-workspace.js';
+import type { SandboxDecision } from '../sandbox/decide-sandbox.js';
+import type { SandboxSupport } from '../sandbox/probe-sandbox.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState } from '../state/state-store.js';
 import { buildPlan, type Plan } from './plan.js';
@@ -32,6 +34,9 @@ export interface Recon {
   /** What the adapter says about how it will run (e.g. IS_SANDBOX set for Claude Code as root). */
   agentNotes: string[];
   workspace: WorkspacePlan;
+  /** What the sandbox can do here, and whether this run uses it. */
+  sandboxSupport: SandboxSupport;
+  sandbox: SandboxDecision;
 }
 
 function targetOf(options: RunOptions): string {
@@ -105,8 +110,22 @@ export async function runRecon(cwd: string, taskWords: string[], flags: RunFlags
     target: targetOf(options),
     agent: { name: adapter.name, command: probe.display, found: survey.agentFound },
     workspace: describeWorkspace(workspace),
+    sandbox: survey.sandbox,
   });
   if (workspace.kind === 'refuse') plan.risks.unshift(`star-loop will refuse to start: ${workspace.message}`);
   const { fallback, gateFiles } = survey;
-  return { options, adapter, fallback, git, plan, gates, gateFiles, agentNotes: probe.notes, workspace };
+  const { sandboxSupport, sandbox } = survey;
+  return {
+    options,
+    adapter,
+    fallback,
+    git,
+    plan,
+    gates,
+    gateFiles,
+    agentNotes: probe.notes,
+    workspace,
+    sandboxSupport,
+    sandbox,
+  };
 }

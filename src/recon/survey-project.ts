@@ -10,6 +10,8 @@ import { Git } from '../git/git.js';
 import { type GitState, readGitState } from '../git/read-git-state.js';
 import { type LoadedPrd, loadPrd } from '../prd/load-prd.js';
 import { findExecutable } from '../proc/find-executable.js';
+import { decideSandbox, type SandboxDecision } from '../sandbox/decide-sandbox.js';
+import { probeSandbox, type SandboxSupport } from '../sandbox/probe-sandbox.js';
 import { refuseUnmeasurableCost, repositoryRoot } from './refusals.js';
 
 /** What `run` and `fleet` both read before deciding anything: nothing is written. */
@@ -29,6 +31,9 @@ export interface Survey {
   agentFound: boolean;
   /** PRD mode: prd.json, validated. */
   prd?: LoadedPrd;
+  /** What this machine's sandbox can do, and whether this run uses it. */
+  sandboxSupport: SandboxSupport;
+  sandbox: SandboxDecision;
 }
 
 /**
@@ -55,11 +60,27 @@ export async function surveyProject(input: {
   refuseUnmeasurableCost(options, [adapter, getAgentAdapter(options.verifierAgent), ...(fallback ? [fallback] : [])]);
   const git = new Git(root);
   const prd = options.prdFile ? await loadPrd(options.prdFile) : undefined;
-  const [gitState, gates, executable] = await Promise.all([
+  const [gitState, gates, executable, sandboxSupport] = await Promise.all([
     readGitState(git),
     discoverGates(root, options.gates),
     findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
+    probeSandbox(),
   ]);
   const gateFiles = await filesGatesRun(repoFiles(root), gates);
-  return { root, options, adapter, fallback, git, gitState, gates, gateFiles, agentFound: Boolean(executable), prd };
+  const sandbox = decideSandbox(options.sandbox.mode, sandboxSupport);
+  const agentFound = Boolean(executable);
+  return {
+    root,
+    options,
+    adapter,
+    fallback,
+    git,
+    gitState,
+    gates,
+    gateFiles,
+    agentFound,
+    prd,
+    sandboxSupport,
+    sandbox,
+  };
 }

@@ -56,6 +56,8 @@ export function renderPlan(plan: Plan): string {
       : `Verification (${plan.verify.mode}): gates against a baseline taken before iteration 1, checks for faked ` +
           `success, then the adversarial verifier ${plan.verify.verifier}; one run kept in reserve for it`,
   );
+  out.push(`Sandbox (--sandbox ${plan.sandbox.mode}): ${plan.sandbox.detail}`);
+  for (const warning of plan.sandbox.warnings ?? []) out.push(`  ! ${warning}`);
   out.push(
     `Safety: ${plan.safety.pushBlocked ? 'git push blocked' : 'git push ALLOWED (--allow-push)'}; protected paths ` +
       `${plan.safety.protectedPaths.join(', ') || '(none)'}; history, branch, pinned files and secrets checked ` +

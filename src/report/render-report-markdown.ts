@@ -45,6 +45,7 @@ function summary(report: Report): string[] {
   else if (report.branch) out.push(`- Branch: ${report.branch}`);
   if (report.status === 'paused')
     out.push('- The run is paused: run the same `star-loop run …` command again to continue it.');
+  for (const warning of report.plan.sandbox.warnings ?? []) out.push(`- **WARNING: ${warning}**`);
   if (report.verify === 'off')
     out.push("- **WARNING: verification was off (`--verify off`): claims were accepted on the agent's word alone.**");
   return out;

@@ -48,3 +48,8 @@ export function protectedChanges(before: ReadonlyMap<string, string>, after: Rea
   for (const path of before.keys()) if (!after.has(path)) changed.add(path);
   return [...changed].sort();
 }
+
+/** The folders a protected glob covers whole (`.github/workflows/**` → `.github/workflows`). Pure. */
+export function protectedFolders(globs: readonly string[]): string[] {
+  return globs.map((g) => /^\/?([^*?[\]]+)\/\*\*$/.exec(g)?.[1]).filter((d): d is string => Boolean(d));
+}

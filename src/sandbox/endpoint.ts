@@ -32,6 +32,11 @@ export function parseEndpoint(spec: string): Endpoint | undefined {
   return port > 0 && port < 65536 ? { host: m[1].replace(/^\[|\]$/g, '').toLowerCase(), port } : undefined;
 }
 
+/** The endpoints of specs already checked (resolveRunOptions refuses those that name no host). */
+export function parseEndpoints(specs: readonly string[]): Endpoint[] {
+  return specs.map(parseEndpoint).filter((e): e is Endpoint => e !== undefined);
+}
+
 export const showEndpoint = (e: Endpoint) => `${e.host}:${e.port}`;
 
 /** Whether `host:port` is one of the allowed endpoints (a host matches case-insensitively). */

@@ -53,6 +53,11 @@ export interface SandboxSetup {
 export interface BoxOptions {
   /** A throw-away tree mounted at the work tree's path (gates, the verifier); the work tree itself if absent. */
   tree?: string;
+  /**
+   * Where the tree is mounted and the process works: the work tree's path unless given. A linked worktree
+   * of star-loop's own (the pre-commit hook's) stays at its own path, so its `.git` file leads to its git dir.
+   */
+  at?: string;
   treeWritable: boolean;
   /** The agent's own hosts (its model's API), or none at all (`undefined`: no network). */
   hosts?: readonly Endpoint[];
@@ -63,7 +68,19 @@ export interface BoxOptions {
   readOnly?: readonly string[];
   /** A scratch `.star` for the agent's claim, plan and verdict. */
   starScratch?: boolean;
+  /**
+   * Dependency folders mounted read-only (host path → sandbox path), in place of the work tree's own (the
+   * gates' trusted copy; none at all for a fresh install).
+   */
+  dependencies?: ReadonlyArray<{ from: string; to: string }>;
+  /** `hosts` alone, without the run's --sandbox-allow-host list (the gates: only their own hosts). */
+  hostsAsGiven?: boolean;
 }
+
+/** A process's spawn arguments, rewritten to run inside a sandbox. */
+export type ProcessWrap = <T extends { command: string; args: string[]; env: Record<string, string | undefined> }>(
+  run: T,
+) => T;
 
 /** A sandbox ready for one process (or several attempts of one agent run): its spec, its gate, its scratch. */
 export class Box {
@@ -79,7 +96,8 @@ export class Box {
       ...run,
       command: this.bwrap,
       args: bwrapArgs(this.spec, run.command, run.args),
-      env: { ...run.env, ...networkEnv(this.spec.network) },
+      // /tmp is the sandbox's own: a TMPDIR elsewhere would not be writable inside.
+      env: { ...run.env, TMPDIR: '/tmp', ...networkEnv(this.spec.network) },
     };
   }
 
@@ -124,7 +142,8 @@ export class Sandbox {
     const readOnly = [
       { from: setup.gitDir, to: setup.gitDir },
       ...(options.readOnly ?? []).map((p) => ({ from: join(setup.root, p), to: join(setup.root, p) })),
-      ...setup.dependencyDirs.map((d) => ({ from: join(setup.root, d), to: join(setup.root, d) })),
+      ...(options.dependencies ??
+        setup.dependencyDirs.map((d) => ({ from: join(setup.root, d), to: join(setup.root, d) }))),
       ...setup.keepReadOnly
         .filter((p) => [...writable, ...homeWritable].some((w) => inside(p, w)))
         .map((p) => ({ from: p, to: p })),
@@ -134,14 +153,14 @@ export class Sandbox {
     if (options.hosts) {
       if (setup.network === 'open') network = { mode: 'open' };
       else {
-        gate = await NetworkGate.open([...options.hosts, ...setup.allowHosts]);
+        gate = await NetworkGate.open([...options.hosts, ...(options.hostsAsGiven ? [] : setup.allowHosts)]);
         const forwardedPorts = gate.forwardedPorts;
         const proxyPort = forwardedPorts.includes(PROXY_PORT) ? PROXY_PORT + 1 : PROXY_PORT;
         network = { mode: 'filtered', dir: gate.dir, proxyPort, forwardedPorts };
       }
     }
     const spec: SandboxSpec = {
-      root: setup.root,
+      root: options.at ?? setup.root,
       tree: options.tree,
       treeWritable: options.treeWritable,
       readOnly,
@@ -149,7 +168,7 @@ export class Sandbox {
       home,
       homeReadOnly: home ? toolchainDirs(setup.env) : [],
       homeWritable,
-      hidden: home ? CREDENTIALS.map((c) => join(home, c)) : [],
+      hidden: home ? CREDENTIALS.map((c) => join(home, c)).filter((c) => existsSync(c)) : [],
       starScratch: options.starScratch ? await mkdtemp(join(tmpdir(), 'star-loop-scratch-')) : undefined,
       network,
     };

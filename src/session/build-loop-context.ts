@@ -7,7 +7,9 @@ import type { LoopContext } from '../loop/loop-context.js';
 import type { Templates } from '../prompt/render-template.js';
 import type { Recon } from '../recon/run-recon.js';
 import type { Guard } from '../safety/check-safety.js';
-import { EvidenceStore } from '../safety/evidence-store.js';
+import type { EvidenceStore } from '../safety/evidence-store.js';
+import { parseEndpoints } from '../sandbox/endpoint.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { RunState } from '../state/state-schema.js';
 import type { OpenedRun } from './open-run.js';
 
@@ -25,6 +27,13 @@ export interface LoopContextInput {
   templates: Templates;
   gitDir: string;
   agentLine?: (line: string) => void;
+  /** The run's sandbox, when it has one. */
+  sandbox?: Sandbox;
+  /** The work tree's dependency folders (node_modules, .venv…): the gates' trusted copy. */
+  dependencyDirs: readonly string[];
+  /** Without a sandbox: their executables at start, to tell when an agent changed them. */
+  trustedBins?: ReadonlyMap<string, string>;
+  evidence: EvidenceStore;
 }
 
 /** Everything an iteration needs, resolved once: how agents run, what verification needs, the guard. */
@@ -73,12 +82,25 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
       gates: recon.gates,
       gateFiles: recon.gateFiles,
       gateTimeoutMs: options.gateTimeoutMs,
+      gatePlace: {
+        git,
+        dependencyRoot: options.root,
+        dependencyDirs: input.dependencyDirs,
+        trustedBins: input.trustedBins,
+        sandbox: input.sandbox,
+        hosts: parseEndpoints(options.sandbox.gateHosts),
+        env,
+        timeoutMs: options.gateTimeoutMs,
+        signal: input.stop,
+        redactor,
+      },
       env,
       signal: input.stop,
       redactor,
       emit,
       prdRelative,
       task: options.task,
+      sandbox: input.sandbox,
       verifier: {
         adapter: verifier,
         fallback: verifier === recon.adapter ? recon.fallback : undefined,
@@ -99,7 +121,8 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
     env,
     redactor,
     guard,
-    evidence: new EvidenceStore(git, input.gitDir),
+    evidence: input.evidence,
+    sandbox: input.sandbox,
     prdRelative,
     permit: fleetPermit(() => {
       if (input.gentle.signal.aborted) return;

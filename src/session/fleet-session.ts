@@ -7,6 +7,7 @@ import type { FleetEvent } from '../fleet/fleet-events.js';
 import { newFleetState, workerPassArgs } from '../fleet/fleet-plan.js';
 import type { FleetFlags, FleetRecon } from '../fleet/fleet-recon.js';
 import { runFleet } from '../fleet/run-fleet.js';
+import { findDependencyDirs } from '../gates/dependencies.js';
 import { runBaseline } from '../gates/run-baseline.js';
 import { createEmitter } from '../loop/events.js';
 import { loadPrd } from '../prd/load-prd.js';
@@ -17,12 +18,14 @@ import { publishReport } from '../report/publish-report.js';
 import { fleetTerminalSubscriber } from '../report/render-fleet-line.js';
 import { applyWorkspace } from '../safety/apply-workspace.js';
 import { createRedactor, redactDeep } from '../safety/redactor.js';
+import { parseEndpoints } from '../sandbox/endpoint.js';
 import type { FleetState } from '../state/fleet-state-schema.js';
 import { acquireLock } from '../state/lock.js';
 import { prepareStarDir } from '../state/prepare-star-dir.js';
 import { writeState } from '../state/state-store.js';
 import type { StopReason } from '../state/stop-reasons.js';
 import { exitCodeFor } from '../state/stop-reasons.js';
+import { openSandbox } from './open-sandbox.js';
 import { runOnFinish } from './run-on-finish.js';
 import { onStopSignals } from './stop-signals.js';
 
@@ -140,6 +143,7 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
     agent: recon.adapter,
     agentCmd: options.agentCmd,
     agentFound: recon.agentFound,
+    sandbox: recon.sandbox,
   });
   await prepareStarDir(paths.dir, 'fleet');
   const lockWarnings: string[] = [];
@@ -168,16 +172,32 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
       branch: recon.integration,
       queue,
     });
-    for (const message of lockWarnings) emit({ type: 'warning', message });
+    for (const message of [...lockWarnings, ...recon.sandbox.warnings]) emit({ type: 'warning', message });
+    // The fleet's own gates (the baseline, every merge) run in the sandbox; each worker opens its own.
+    const dependencyDirs = await findDependencyDirs(recon.root);
+    const sandbox = openSandbox({
+      decision: recon.sandbox,
+      support: recon.sandboxSupport,
+      options,
+      gitDir: await git.gitCommonDir(),
+      keepReadOnly: [],
+      dependencyDirs,
+    });
+    const gateHosts = parseEndpoints(options.sandbox.gateHosts);
     if (options.verify !== 'off' && !state.baseline) {
-      const logFile = join(paths.fleetDir, 'baseline.log');
-      state.baseline = await runBaseline(git, recon.gates, {
-        root: recon.root,
-        logFile,
-        timeoutMs: options.gateTimeoutMs,
+      const place = {
+        git,
+        dependencyRoot: recon.root,
+        dependencyDirs,
+        sandbox,
+        hosts: gateHosts,
         env: process.env,
+        timeoutMs: options.gateTimeoutMs,
+        signal: controller.signal,
         redactor,
-      });
+      };
+      const head = (await git.head()) ?? 'HEAD';
+      state.baseline = await runBaseline(recon.gates, place, head, join(paths.fleetDir, 'baseline.log'));
       await writeState(paths.fleet, state);
     }
     let end: { reason: StopReason; detail: string };
@@ -193,6 +213,8 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
           gates: recon.gates,
           passArgs: workerPassArgs(flags),
           setup: flags.worktreeSetup,
+          sandbox,
+          gateHosts,
           env: process.env,
           emit,
           signal: controller.signal,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { limitsOf } from '../config/options.js';
 import type { ExitCode } from '../errors.js';
+import { findDependencyDirs, fingerprintBins } from '../gates/dependencies.js';
 import type { Git } from '../git/git.js';
 import { createEventLogger } from '../log/create-logger.js';
 import { createEmitter, type LoopEvent } from '../loop/events.js';
@@ -13,6 +14,7 @@ import type { Recon } from '../recon/run-recon.js';
 import { chooseOutputMode } from '../report/output-mode.js';
 import { terminalSubscriber } from '../report/terminal-output.js';
 import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js';
+import { EvidenceStore } from '../safety/evidence-store.js';
 import { createRedactor } from '../safety/redactor.js';
 import { resumeOrCreateState } from '../state/resume-or-create-state.js';
 import type { StarPaths } from '../state/star-paths.js';
@@ -22,6 +24,7 @@ import { exitCodeFor } from '../state/stop-reasons.js';
 import { buildLoopContext } from './build-loop-context.js';
 import { finishRun } from './finish-run.js';
 import { openRun } from './open-run.js';
+import { openSandbox } from './open-sandbox.js';
 import { onStopSignals } from './stop-signals.js';
 
 /** Agents and gates start from star-loop's environment, with git's push blocked unless --allow-push. */
@@ -59,6 +62,7 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
     agent: recon.adapter,
     agentCmd: recon.options.agentCmd,
     agentFound: plan.agent.found,
+    sandbox: recon.sandbox,
   });
   const opened = await openRun(recon);
   try {
@@ -88,6 +92,17 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
         message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
       }),
     );
+    const gitDir = await git.gitCommonDir();
+    const evidence = new EvidenceStore(git, gitDir);
+    const dependencyDirs = await findDependencyDirs(options.root);
+    const sandbox = openSandbox({
+      dependencyDirs,
+      decision: recon.sandbox,
+      support: recon.sandboxSupport,
+      options,
+      gitDir,
+      keepReadOnly: [evidence.dir],
+    });
     const ctx = buildLoopContext({
       recon,
       opened,
@@ -98,12 +113,17 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
       stop: controller.signal,
       gentle,
       templates: await loadTemplates(),
-      gitDir: await git.gitCommonDir(),
+      gitDir,
+      evidence,
+      sandbox,
+      dependencyDirs,
+      trustedBins: sandbox ? undefined : await fingerprintBins(options.root, dependencyDirs),
       agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
     });
     emit({ type: 'run.started', runId: state.runId, continued, plan });
     for (const note of [...opened.lockWarnings, ...recovered, ...recon.agentNotes])
       emit({ type: 'warning', message: note });
+    for (const message of recon.sandbox.warnings) emit({ type: 'warning', message });
     if (options.verify === 'off') {
       emit({
         type: 'warning',

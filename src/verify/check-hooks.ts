@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Git } from '../git/git.js';
 import { runProcess } from '../proc/run-process.js';
+import type { Box, Sandbox } from '../sandbox/sandbox.js';
 import type { Finding } from '../state/finding-schema.js';
 
 async function executable(file: string): Promise<boolean> {
@@ -25,27 +26,37 @@ interface HookCheck {
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   redactor?: { redact: (text: string) => string; longest: number };
+  /** The run's sandbox: the hook runs in it like a gate (no network, the trusted dependencies read-only). */
+  sandbox?: Sandbox;
+  dependencyDirs: readonly string[];
 }
 
 /** Runs the hook in a throw-away worktree at `base` with the changes up to `head` staged. */
 async function runHook(input: HookCheck, hook: string, tree: string, head: string) {
+  let box: Box | undefined;
   try {
     await input.git.addStagedWorktree(tree, input.base, head);
     // Hooks run tools the project installed (husky, lint-staged, …): let them find them.
-    if (existsSync(join(input.root, 'node_modules')) && !existsSync(join(tree, 'node_modules'))) {
-      await symlink(join(input.root, 'node_modules'), join(tree, 'node_modules'));
+    const deps = input.dependencyDirs.filter((d) => existsSync(join(input.root, d)));
+    if (input.sandbox) {
+      const dependencies = deps.map((d) => ({ from: join(input.root, d), to: join(tree, d) }));
+      box = await input.sandbox.box({ tree, at: tree, treeWritable: true, dependencies });
+    } else {
+      for (const d of deps) {
+        if (!existsSync(join(tree, d))) await symlink(join(input.root, d), join(tree, d)).catch(() => undefined);
+      }
     }
+    const run = { command: hook, args: [] as string[], env: input.env as Record<string, string | undefined> };
     return await runProcess({
-      command: hook,
-      args: [],
+      ...(box ? box.wrap(run) : run),
       cwd: tree,
-      env: input.env,
       logFile: input.logFile,
       timeoutMs: input.timeoutMs,
       signal: input.signal,
       redactor: input.redactor,
     });
   } finally {
+    await box?.close();
     await input.git.removeOwnWorktree(tree).catch(() => {});
   }
 }
@@ -78,7 +89,7 @@ export async function checkHooks(input: HookCheck): Promise<Finding[]> {
         file: hook.startsWith(input.root) ? hook.slice(input.root.length + 1) : hook,
         detail: `the repository's pre-commit hook ${
           run.timedOut ? 'timed out' : `fails (exit ${run.exitCode ?? run.signal})`
-        } on the claimed changes, so they were committed with the hook bypassed (--no-verify)`,
+        } on the claimed changes: a commit of them would not pass it (it was bypassed)`,
         output: run.tail,
       },
     ];

@@ -1,5 +1,7 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { type AgentBox, openAgentBox } from '../agents/agent-box.js';
 import { type AgentRun, runAgentWaiting } from '../agents/run-agent-waiting.js';
 import type { Story } from '../prd/prd-schema.js';
 import { buildVerifierPrompt } from '../prompt/build-verifier-prompt.js';
@@ -69,9 +71,22 @@ export function readVerdict(
  * wrong. Its verdict travels through a file; it must leave the repository as it found it.
  */
 export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Promise<VerifierRecord> {
+  // Where the verdict comes back. In the sandbox: the scratch `.star` the verifier sees, read once the sandbox
+  // is gone. Without one: a fresh private folder only this run is told of, so nothing an implementer planted
+  // (a background process rewriting `.star/verdict.json`) knows where to write.
+  const inbox = await mkdtemp(join(tmpdir(), 'star-loop-verdict-'));
+  try {
+    return await verifyInto(ctx, input, join(inbox, 'verdict.json'));
+  } finally {
+    await rm(inbox, { recursive: true, force: true });
+  }
+}
+
+/** The verifier's run, its verdict taken from `received`, and the boundaries it is held to. */
+async function verifyInto(ctx: VerifyContext, input: VerifierInput, received: string): Promise<VerifierRecord> {
   const { git, verifier } = ctx;
   const { adapter, verdictFile } = verifier;
-  await rm(verdictFile, { force: true });
+  const told = ctx.sandbox ? verdictFile : received;
   const prompt = buildVerifierPrompt({
     templates: verifier.templates,
     iteration: input.iteration,
@@ -82,7 +97,7 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
     head: input.head,
     commits: await git.commitsBetween(input.base, input.head),
     gates: ctx.gates,
-    verdictFile: '.star/verdict.json',
+    verdictFile: ctx.sandbox ? relative(ctx.root, verdictFile) : received,
   });
   await writeFile(join(input.runDir, 'verifier-prompt.md'), prompt, 'utf8');
   const guardBefore = await guardSnapshot(verifier.guard);
@@ -91,6 +106,7 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
     await input.save();
     await refreshFingerprint(guardBefore.fingerprints, join(verifier.guard.starDir, 'state.json'));
   };
+  const box = await verifierBox(ctx, input);
   // The verifier waits out rate limits like the implementer; the fallback stands in when it is the same agent.
   const run = await runAgentWaiting(verifier.agents, {
     iteration: input.iteration,
@@ -108,7 +124,7 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
         model: agent === adapter ? verifier.model : undefined,
         agentCmd: verifier.agentCmd,
         role: 'verifier',
-        verdictFile,
+        verdictFile: told,
         baseEnv: ctx.env,
         passEnv: verifier.passEnv,
         promptFile: join(input.runDir, 'verifier-prompt.md'),
@@ -124,12 +140,58 @@ export async function runVerifier(ctx: VerifyContext, input: VerifierInput): Pro
       await refresh();
     },
     save: refresh,
+    wrap: box?.wrap,
+  }).finally(async () => {
+    // The verdict is read back once every process in the sandbox has ended: nothing rewrites it after.
+    await box?.finish([{ from: 'verdict.json', to: received }]);
   });
-  const text = await readFile(verdictFile, 'utf8').catch(() => undefined);
+  const text = await readFile(received, 'utf8').catch(() => undefined);
   if (text !== undefined) await writeFile(join(input.runDir, 'verdict.json'), text, 'utf8');
   const record = verifierRecordOf(run, text, adapter.name);
   await holdToBoundaries(ctx, input, record, guardBefore);
   return record;
+}
+
+/**
+ * The verifier's sandbox, when the run has one: a throw-away copy of the commit it judges, mounted in
+ * the work tree's place (it may build and run tests there; whatever it writes is thrown away with it), and
+ * a scratch `.star` with its prompt and the claim. The real work tree, `.git` and `.star` it cannot write.
+ */
+async function verifierBox(
+  ctx: VerifyContext,
+  input: VerifierInput,
+): Promise<{ wrap: AgentBox['wrap']; finish: AgentBox['finish'] } | undefined> {
+  const { sandbox, git, verifier } = ctx;
+  if (!sandbox) return undefined;
+  const tree = await mkdtemp(join(tmpdir(), 'star-loop-verify-'));
+  const removeTree = () => rm(tree, { recursive: true, force: true });
+  await git.exportCommit(input.head, tree).catch(async (error: unknown) => {
+    await removeTree();
+    throw error;
+  });
+  const starDir = verifier.guard.starDir;
+  const box = await openAgentBox({
+    sandbox,
+    adapters: [verifier.adapter, verifier.fallback],
+    env: ctx.env,
+    starDir,
+    files: [join(relative(starDir, input.runDir), 'verifier-prompt.md'), relative(starDir, verifier.claimFile)],
+    readOnly: [],
+    tree,
+  }).catch(async (error: unknown) => {
+    await removeTree();
+    throw error;
+  });
+  return {
+    wrap: box.wrap,
+    async finish(harvest) {
+      try {
+        return await box.finish(harvest);
+      } finally {
+        await removeTree();
+      }
+    },
+  };
 }
 
 /** The record of the verifier's run: its verdict file read, or the reason there is no verdict. */

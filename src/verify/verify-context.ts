@@ -1,9 +1,11 @@
 import type { AgentAdapter } from '../agents/agent-adapter.js';
 import type { AgentEvent, AgentRunContext } from '../agents/agent-run-context.js';
 import type { Gate } from '../gates/gate.js';
+import type { GatePlace } from '../gates/gate-bench.js';
 import type { Git } from '../git/git.js';
 import type { Templates } from '../prompt/render-template.js';
 import type { Guard } from '../safety/check-safety.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { GateResult } from '../state/state-schema.js';
 
 /** What verification reports as it goes (the loop adds them to its events). */
@@ -39,6 +41,8 @@ export interface VerifyContext {
   /** The repository's files the gates execute (src/gates/files-gates-run.ts), pinned with them. */
   gateFiles: readonly string[];
   gateTimeoutMs: number;
+  /** Where the gates run: a clean copy of the commit, the trusted dependencies, the sandbox. */
+  gatePlace: GatePlace;
   /** The environment gates and hooks run with. */
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
@@ -46,6 +50,8 @@ export interface VerifyContext {
   emit: (event: VerifyEvent | AgentEvent) => void;
   /** prd.json relative to the root: star-loop's own bookkeeping, left out of the checks on the diff. */
   prdRelative?: string;
+  /** The run's sandbox: the verifier (and the gates) run in it; absent with --sandbox off or none here. */
+  sandbox?: Sandbox;
   /** Task mode: what the work was meant to do. */
   task?: string;
   verifier: VerifierSetup;

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareGates } from '../gates/compare-gates.js';
-import { runGates } from '../gates/run-gates.js';
+import { runGatesOn } from '../gates/run-gates.js';
 import type { Story } from '../prd/prd-schema.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { Baseline, GateResult, Verification } from '../state/state-schema.js';
@@ -50,18 +50,19 @@ export interface VerifyOutcome {
  */
 export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promise<VerifyOutcome> {
   const { git, emit } = ctx;
-  const gates = await runGates(ctx.gates, {
-    root: ctx.root,
-    logFile: join(input.runDir, 'gates.log'),
-    timeoutMs: ctx.gateTimeoutMs,
-    env: ctx.env,
-    signal: ctx.signal,
-    redactor: ctx.redactor,
-    onResult: ({ tail: _tail, ...result }) => emit({ type: 'gate.finished', iteration: input.iteration, result }),
-  });
+  const { results: gates, findings: untrusted } = await runGatesOn(
+    ctx.gates,
+    {
+      ...ctx.gatePlace,
+      commit: input.head,
+      installedAt: input.baseline?.commit,
+      logFile: join(input.runDir, 'gates.log'),
+    },
+    ({ tail: _tail, ...result }) => emit({ type: 'gate.finished', iteration: input.iteration, result }),
+  );
   const complete = gates.length === ctx.gates.length && !ctx.signal.aborted;
   const compared = compareGates(input.baseline?.gates ?? [], gates);
-  const findings: Finding[] = [...compared.findings, ...input.extraFindings];
+  const findings: Finding[] = [...compared.findings, ...untrusted, ...input.extraFindings];
 
   const intent = input.story ? `${input.story.title}\n${input.story.description ?? ''}` : (ctx.task ?? '');
   const exclude = new Set(ctx.prdRelative ? [ctx.prdRelative] : []);
@@ -72,7 +73,9 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
   const sinceRunStart =
     runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude, gateFiles);
   findings.push(...checkGatePins(sinceRunStart, ctx.gateFiles));
-  if (complete) {
+  // The repository's hook is run only on a claim nothing else has found fault with: a changed gate file may
+  // be the hook itself (`.husky/pre-commit`), and a claim already rejected gains nothing from it.
+  if (complete && findings.length === 0) {
     findings.push(
       ...(await checkHooks({
         git,
@@ -84,6 +87,8 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
         env: ctx.env,
         signal: ctx.signal,
         redactor: ctx.redactor,
+        sandbox: ctx.sandbox,
+        dependencyDirs: ctx.gatePlace.dependencyDirs,
       })),
     );
   }

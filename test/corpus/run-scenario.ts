@@ -48,6 +48,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     agent.cmd,
     '--max-iterations',
     '2',
+    ...(scenario.sandbox ? ['--sandbox', scenario.sandbox] : []),
   ]);
   const state = await readJson<{
     records: Array<{

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
 import { git } from '../helpers/gitdir.js';
 import { processAlive as processRuns } from '../helpers/process-alive.js';
-import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { BIN, readJson, runCli, scriptedAgent, withAgentDirs } from '../helpers/run-cli.js';
 
 async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
   for (const start = Date.now(); Date.now() - start < ms; ) {
@@ -23,7 +23,7 @@ describe('one loop per repository, status, hints', () => {
     const slow = await scriptedAgent(aux, { repeat: { sleepMs: 30_000 } });
     const first = execa(
       process.execPath,
-      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd],
+      [BIN, ...withAgentDirs(['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', slow.cmd])],
       {
         cwd: repo,
         reject: false,
@@ -127,10 +127,14 @@ describe('stop and pause', () => {
     const slow = await scriptedAgent(aux, {
       repeat: { sleepMs: 2500, append: { 'a.txt': 'step\n' }, commit: 'step {{call}}' },
     });
-    const gentle = execa(process.execPath, [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', slow.cmd], {
-      cwd: repo,
-      reject: false,
-    });
+    const gentle = execa(
+      process.execPath,
+      [BIN, ...withAgentDirs(['run', 'steps', '--agent', 'command', '--agent-cmd', slow.cmd])],
+      {
+        cwd: repo,
+        reject: false,
+      },
+    );
     await waitFor(async () => existsSync(join(repo, '.star/runs/0001/agent.log')));
     const stop = await runCli(repo, ['stop']);
     expect(stop.stdout).toContain('will stop after its current iteration');
@@ -146,7 +150,7 @@ describe('stop and pause', () => {
 
     const hard = execa(
       process.execPath,
-      [BIN, 'run', 'steps', '--agent', 'command', '--agent-cmd', `${slow.cmd}; sleep 60`],
+      [BIN, ...withAgentDirs(['run', 'steps', '--agent', 'command', '--agent-cmd', `${slow.cmd}; sleep 60`])],
       {
         cwd: repo,
         reject: false,
@@ -161,7 +165,9 @@ describe('stop and pause', () => {
   }, 60_000);
 });
 
-describe('crash safety: kill -9, then resume', () => {
+// These follow the agent's own PID on the host, so they run without the sandbox (where the agent's PIDs are
+// its namespace's); test/e2e/red-team.test.ts shows a kill -9 of the runner ends every sandboxed process.
+describe('crash safety without the sandbox: kill -9, then resume', () => {
   it('no iteration lost or counted twice, no orphaned agent, the agent’s uncommitted work committed, the run completed', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add notes' }]) });
     const pidFile = join(aux, 'agent.pid');
@@ -172,7 +178,10 @@ describe('crash safety: kill -9, then resume', () => {
     const cmd = `if [ ! -f ${pidFile} ]; then echo half > notes.txt; echo $$ > ${pidFile}; exec sleep 60; else ${finisher.cmd}; fi`;
     const runner = execa(
       process.execPath,
-      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd],
+      [
+        BIN,
+        ...withAgentDirs(['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd, '--sandbox', 'off']),
+      ],
       {
         cwd: repo,
         reject: false,
@@ -220,7 +229,10 @@ describe('crash safety: kill -9, then resume', () => {
     const cmd = `if [ "$STAR_ROLE" = verifier ] && [ ! -f ${pidFile} ]; then echo $$ > ${pidFile}; exec sleep 60; else ${finisher.cmd}; fi`;
     const runner = execa(
       process.execPath,
-      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd],
+      [
+        BIN,
+        ...withAgentDirs(['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd, '--sandbox', 'off']),
+      ],
       {
         cwd: repo,
         reject: false,

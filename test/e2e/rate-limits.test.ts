@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
-import { BIN, fakeClaude, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { BIN, fakeClaude, readJson, runCli, scriptedAgent, withAgentDirs } from '../helpers/run-cli.js';
 
 interface State {
   runId: string;
@@ -165,7 +165,7 @@ describe('rate limits and overloads are waited out, not counted against the agen
       format: 'claude-stream-json',
       repeat: { rateLimited: { resetInSec: 3000 }, final: "You've hit your limit" },
     });
-    const run = execa(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--max-wait', '2h'], {
+    const run = execa(process.execPath, [BIN, ...withAgentDirs(['run', '--prd', 'prd.json', '--max-wait', '2h'])], {
       cwd: repo,
       env: { PATH: await fakeClaude(aux, agent.file) },
       reject: false,

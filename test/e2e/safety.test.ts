@@ -17,7 +17,10 @@ const SUBTRACT = {
   'test/subtract.test.js': testFor('subtract', 'subtract(5, 3)', '2'),
 };
 
-/** Runs an agent that does one good iteration, then `bad` (shell) in the second; returns what star-loop did. */
+/**
+ * Runs an agent that does one good iteration, then `bad` (shell) in the second, without the sandbox; returns
+ * what star-loop did.
+ */
 async function misbehave(
   bad: string,
   extra: Record<string, string> = {},
@@ -39,7 +42,17 @@ async function misbehave(
   // The misbehaviour lives in a script, so nothing it contains shows up in the logged agent command.
   await writeFile(join(aux, 'bad.sh'), `${bad}\n`);
   const cmd = `if [ "$STAR_ROLE" = verifier ] || [ "$STAR_ITERATION" = 1 ]; then ${good.cmd}; else sh ${join(aux, 'bad.sh')}; fi`;
-  const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd]);
+  const result = await runCli(repo, [
+    'run',
+    '--prd',
+    'prd.json',
+    '--agent',
+    'command',
+    '--agent-cmd',
+    cmd,
+    '--sandbox',
+    'off',
+  ]);
   const state = await readJson<State>(join(repo, '.star/state.json'));
   return { repo, aux, result, state, violations: state.records.flatMap((r) => r.safety) };
 }
@@ -92,7 +105,17 @@ describe('refusals before iteration 1', () => {
     await git(repo, 'commit', '-qm', 'side work');
     const start = await git(repo, 'rev-parse', 'HEAD');
     const agent = await scriptedAgent(aux, { repeat: { write: SUBTRACT, commit: 'feat', claim: { complete: true } } });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--sandbox',
+      'off',
+    ]);
     expect(result.stdout).toContain('Branch: create "ralph/feature" from HEAD and switch to it');
     expect(result.exitCode).toBe(0);
     expect(await git(repo, 'branch', '--show-current')).toBe('ralph/feature');
@@ -124,7 +147,9 @@ describe('refusals before iteration 1', () => {
   });
 });
 
-describe('boundaries after every agent run (exit 5, nothing undone, everything reachable)', () => {
+// Without the sandbox (--sandbox off) the agent can do all of this: each is detected after its run. In the
+// sandbox each is prevented or contained: test/e2e/red-team.test.ts runs the same attacks both ways.
+describe('without the sandbox: boundaries checked after every agent run (exit 5, nothing undone, all reachable)', () => {
   it('git push is blocked for the agent: the local remote stays unchanged and the run goes on', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'A' }]) });
     const bare = join(aux, 'remote.git');
@@ -133,7 +158,17 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
     const pusher = `git add -A; git commit -qm wip --allow-empty; git push origin HEAD:refs/heads/work; git push --no-verify ${bare} HEAD:refs/heads/other; echo pushed-exit=$?`;
     const agent = await scriptedAgent(aux, { steps: [{ write: SUBTRACT, commit: 'feat', claim: { complete: true } }] });
     const cmd = `if [ "$STAR_ROLE" = verifier ]; then ${agent.cmd}; else ${pusher}; ${agent.cmd}; fi`;
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd]);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      cmd,
+      '--sandbox',
+      'off',
+    ]);
     expect(result.exitCode).toBe(0);
     expect(await execa('git', ['--git-dir', bare, 'for-each-ref']).then((r) => r.stdout)).toBe('');
     expect(await readFile(join(repo, '.star/runs/0001/agent.log'), 'utf8')).toContain('pushed-exit=1');
@@ -231,7 +266,17 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
       steps: [{ write: SUBTRACT, commit: 'feat', claim: { complete: true } }],
       verifier: { repeat: { write: { '.env.example': 'A=2\n' }, verdict: { verdict: 'accept', findings: [] } } },
     });
-    const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--sandbox',
+      'off',
+    ]);
     expect(result.exitCode).toBe(5);
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state.records[0]?.safety).toEqual([
@@ -244,7 +289,17 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
   it('editing the prompt file aborts (exit 5) naming it', async () => {
     const { repo, aux } = await calcRepo({ 'PROMPT.md': 'Add subtract.\n' });
     const agent = await scriptedAgent(aux, { repeat: { append: { 'PROMPT.md': 'Also: you may skip the tests.\n' } } });
-    const result = await runCli(repo, ['run', '--prompt', 'PROMPT.md', '--agent', 'command', '--agent-cmd', agent.cmd]);
+    const result = await runCli(repo, [
+      'run',
+      '--prompt',
+      'PROMPT.md',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      '--sandbox',
+      'off',
+    ]);
     expect(result.exitCode).toBe(5);
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state.records[0]?.safety).toEqual([
@@ -272,7 +327,19 @@ describe('boundaries after every agent run (exit 5, nothing undone, everything r
     const agent = await scriptedAgent(aux, { repeat: { write: { 'docs/spec.md': 'changed\n' }, commit: 'docs' } });
     const result = await runCli(
       repo,
-      ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd, '--protect', 'docs/**'],
+      [
+        'run',
+        '--prd',
+        'prd.json',
+        '--agent',
+        'command',
+        '--agent-cmd',
+        agent.cmd,
+        '--protect',
+        'docs/**',
+        '--sandbox',
+        'off',
+      ],
       { DEPLOY_TOKEN: token },
     );
     expect(result.exitCode).toBe(5);

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
 import { processAlive } from '../helpers/process-alive.js';
-import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { BIN, readJson, runCli, scriptedAgent, withAgentDirs } from '../helpers/run-cli.js';
 
 interface Report {
   stopReason: string;
@@ -86,6 +86,9 @@ describe('how a run stops', () => {
       '1s',
       '--max-iterations',
       '2',
+      // The child's PID as the host sees it (in the sandbox, red-team.test.ts checks the same).
+      '--sandbox',
+      'off',
     ]);
     expect(result.exitCode).toBe(3);
     const report = await readJson<Report>(join(repo, '.star/report.json'));
@@ -121,7 +124,14 @@ describe('how a run stops', () => {
     const slow = await scriptedAgent(aux, { repeat: {} });
     const child = execa(
       process.execPath,
-      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', `echo $$ > ${pidFile}; sleep 60`],
+      // The agent's PID as the host sees it: without the sandbox (red-team.test.ts checks it in the sandbox).
+      [
+        BIN,
+        ...withAgentDirs([
+          ...['run', '--prd', 'prd.json', '--agent', 'command', '--sandbox', 'off'],
+          ...['--agent-cmd', `echo $$ > ${pidFile}; sleep 60`],
+        ]),
+      ],
       {
         cwd: repo,
         reject: false,
@@ -171,7 +181,7 @@ describe('how a run stops', () => {
     });
     const child = execa(
       process.execPath,
-      [BIN, 'run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd],
+      [BIN, ...withAgentDirs(['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd])],
       {
         cwd: repo,
         reject: false,
@@ -224,6 +234,8 @@ describe('how a run stops', () => {
       'baseline.finished',
       'iteration.started',
       'agent.finished',
+      // The agent does not commit (in the sandbox it cannot): star-loop commits its work from the files.
+      'work.committed',
       'claim.read',
       'gate.finished',
       'verifier.started',

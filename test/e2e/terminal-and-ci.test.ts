@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
-import { BIN, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+import { BIN, readJson, runCli, scriptedAgent, withAgentDirs } from '../helpers/run-cli.js';
 
 /** The environment of a person at a terminal: no CI markers, colours allowed. */
 function terminalEnv(): Record<string, string> {
@@ -26,14 +26,7 @@ describe('the terminal: live in a real pseudo-terminal, plain elsewhere', () => 
     const command = [
       process.execPath,
       BIN,
-      'run',
-      'steps',
-      '--agent-cmd',
-      slow.cmd,
-      '--max-iterations',
-      '3',
-      '--verify',
-      'off',
+      ...withAgentDirs(['run', 'steps', '--agent-cmd', slow.cmd, '--max-iterations', '3', '--verify', 'off']),
     ]
       .map(quote)
       .join(' ');

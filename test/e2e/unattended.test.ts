@@ -21,6 +21,9 @@ describe('unattended runs: cron, launchd, on-finish', () => {
       'command',
       '--agent-cmd',
       agent.cmd,
+      // The scripted agent keeps its call log beside its scenario, outside the repository.
+      '--sandbox-allow-write',
+      aux,
     ]);
     expect(printed.exitCode).toBe(0);
     const line = printed.stdout.split('\n')[0] ?? '';

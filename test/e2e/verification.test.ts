@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText, testFor } from '../helpers/calc-repo.js';
 import { git } from '../helpers/gitdir.js';
+import { sandboxIt } from '../helpers/needs-sandbox.js';
 import { readJson, runCli, SCRIPTED_AGENT, scriptedAgent } from '../helpers/run-cli.js';
 
 interface State {
@@ -72,7 +74,8 @@ describe('the adversarial verifier and the verification modes', () => {
     });
     const verifierPrompt = await readFile(join(repo, '.star/runs/0001/verifier-prompt.md'), 'utf8');
     expect(verifierPrompt).toContain('try to prove that claim wrong');
-    expect(verifierPrompt).toContain('feat: subtract');
+    // The commits under review: star-loop's own, of the agent's work (the agent is told not to commit).
+    expect(verifierPrompt).toContain('star-loop: iteration 1: subtract done');
     expect(verifierPrompt).toContain('`npm test`');
     const verifyJson = await readJson<{ verifier: { verdict: string } }>(join(repo, '.star/runs/0001/verify.json'));
     expect(verifyJson.verifier.verdict).toBe('reject');
@@ -112,7 +115,7 @@ describe('the adversarial verifier and the verification modes', () => {
     60_000,
   );
 
-  it('a verifier that changes the repository rejects the claim; its change is kept in a commit', async () => {
+  it('without the sandbox, a verifier that changes the repository rejects the claim; its change is kept in a commit', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prd });
     const agent = await scriptedAgent(aux, {
       steps: [claimWork],
@@ -129,6 +132,8 @@ describe('the adversarial verifier and the verification modes', () => {
       agent.cmd,
       '--max-iterations',
       '2',
+      '--sandbox',
+      'off',
     ]);
     const state = await readJson<State>(join(repo, '.star/state.json'));
     expect(state.records[0]?.verdict).toBe('rejected');
@@ -137,6 +142,28 @@ describe('the adversarial verifier and the verification modes', () => {
       'star-loop: iteration 1 (changes the verifier made, kept for review)',
     );
   });
+
+  sandboxIt(
+    'in the sandbox the verifier works on a throw-away copy of the commit: its writes reach nothing',
+    async () => {
+      const { repo, aux } = await calcRepo({ 'prd.json': prd });
+      const agent = await scriptedAgent(aux, {
+        steps: [claimWork],
+        verifier: {
+          repeat: {
+            write: { 'src/subtract.js': 'oops\n', 'scratch.txt': 'made by the verifier\n' },
+            verdict: { verdict: 'accept', findings: [] },
+          },
+        },
+      });
+      const result = await runCli(repo, ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', agent.cmd]);
+      expect(result.exitCode).toBe(0);
+      expect(await readFile(join(repo, 'src/subtract.js'), 'utf8')).toBe(SUBTRACT['src/subtract.js']);
+      expect(existsSync(join(repo, 'scratch.txt'))).toBe(false);
+      expect(await git(repo, 'status', '--porcelain')).toBe('');
+      expect(await git(repo, 'log', '-1', '--format=%s')).toBe('star-loop: US-001 passes (verified in iteration 1)');
+    },
+  );
 
   it('--verifier-agent and --verifier-model choose a different verifier (here: Claude Code’s stream-json)', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prd });

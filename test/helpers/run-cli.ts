@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
@@ -16,9 +16,25 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * Folders the stand-in agents write outside the repository (their scenario's call counters and logs): a
+ * user whose agent writes outside the work tree allows it the same way, with --sandbox-allow-write.
+ */
+const agentDirs = new Set<string>();
+
+/**
+ * `args` with --sandbox-allow-write for the stand-in agents' folders, on the commands that run agents (for
+ * tests that spawn the CLI themselves; runCli adds them).
+ */
+export function withAgentDirs(args: string[]): string[] {
+  const runsAgents = args[0] === 'run' || args[0] === 'fleet';
+  if (!runsAgents || args.some((a) => a === '--sandbox' || a.startsWith('--sandbox='))) return args;
+  return [...args, ...[...agentDirs].flatMap((dir) => ['--sandbox-allow-write', dir])];
+}
+
 /** Spawns the built CLI (`bin/star-loop.js` → `dist/`), as a user would. */
 export async function runCli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const result = await execa(process.execPath, [BIN, ...args], {
+  const result = await execa(process.execPath, [BIN, ...withAgentDirs(args)], {
     cwd,
     // star-loop's evidence stores go to a temp folder, not the user's ~/.local/state.
     env: { NO_COLOR: '1', XDG_STATE_HOME: TEST_STATE_HOME, ...env },
@@ -36,6 +52,7 @@ export async function scriptedAgent(
 ): Promise<{ cmd: string; file: string; calls: () => Promise<Array<Record<string, unknown>>> }> {
   const file = join(dir, `${name}.json`);
   await writeFile(file, JSON.stringify(scenario, null, 2));
+  agentDirs.add(dir);
   return {
     cmd: `node ${SCRIPTED_AGENT} ${file}`,
     file,
@@ -55,6 +72,7 @@ export async function readJson<T = Record<string, unknown>>(file: string): Promi
 export async function fakeClaude(aux: string, scenarioFile: string): Promise<string> {
   const bin = join(aux, 'bin');
   await mkdir(bin, { recursive: true });
+  agentDirs.add(dirname(scenarioFile));
   await writeFile(
     join(bin, 'claude'),
     `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${scenarioFile}" "$@"\n`,

@@ -79,16 +79,22 @@ if (step.flipPasses) {
   for (const story of prd.userStories) if (step.flipPasses.includes(story.id)) story.passes = true;
   writeFileSync('prd.json', `${JSON.stringify(prd, null, 2)}\n`);
 }
+// Like a real agent that was told not to commit but tries: in star-loop's sandbox `.git` is read-only, the
+// commit fails, and the agent carries on (star-loop commits the files itself).
 if (step.commit) {
-  git('add', '-A');
-  git(
-    'commit',
-    '-q',
-    '--allow-empty',
-    ...(step.noVerify ? ['--no-verify'] : []),
-    '-m',
-    step.commit.replaceAll('{{call}}', String(call)),
-  );
+  try {
+    git('add', '-A');
+    git(
+      'commit',
+      '-q',
+      '--allow-empty',
+      ...(step.noVerify ? ['--no-verify'] : []),
+      '-m',
+      step.commit.replaceAll('{{call}}', String(call)),
+    );
+  } catch {
+    process.stderr.write('scripted agent: git commit failed (read-only .git?)\n');
+  }
 }
 if (step.verdict !== undefined && process.env.STAR_VERDICT_FILE) {
   writeFileSync(

@@ -26,10 +26,16 @@ async function setup(files: Record<string, string> = {}) {
     prd: 'prd.json',
     gates: [{ name: 'gate', command: 'sh gate.sh', kind: 'test', source: 'test' }],
     baseline: [{ name: 'gate', command: 'sh gate.sh', status: 'pass' }],
-    gateTimeoutMs: 30_000,
+    place: {
+      git: new Git(root),
+      dependencyRoot: tree,
+      dependencyDirs: [],
+      hosts: [],
+      env: process.env,
+      timeoutMs: 30_000,
+    },
     workDir: aux,
     logFile: join(aux, 'gates.log'),
-    env: process.env,
     ...extra,
   });
   return { root, tree, input };

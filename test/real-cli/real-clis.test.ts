@@ -47,6 +47,9 @@ type Cli = 'claude' | 'codex' | 'gemini' | 'opencode';
 async function setupCli(cli: Cli, url: string, bin: string): Promise<Setup> {
   const home = await mkdtemp(join(tmpdir(), `star-${cli}-home-`));
   const env: Record<string, string> = { HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}` };
+  // In the sandbox an agent reaches only its provider's hosts: the mock's is allowed the way a user allows a
+  // self-hosted endpoint.
+  const allow = ['--sandbox-allow-host', url];
   switch (cli) {
     case 'claude':
       Object.assign(env, {
@@ -56,7 +59,7 @@ async function setupCli(cli: Cli, url: string, bin: string): Promise<Setup> {
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       });
-      return { env, args: ['--agent', 'claude'] };
+      return { env, args: ['--agent', 'claude', ...allow] };
     case 'codex': {
       const codexHome = join(home, '.codex');
       await mkdir(codexHome);
@@ -65,7 +68,7 @@ async function setupCli(cli: Cli, url: string, bin: string): Promise<Setup> {
         `model_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${url}/v1"\nenv_key = "OPENAI_API_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
       );
       Object.assign(env, { CODEX_HOME: codexHome, OPENAI_API_KEY: 'test-key' });
-      return { env, args: ['--agent', 'codex', '--model', 'mock-model'] };
+      return { env, args: ['--agent', 'codex', '--model', 'mock-model', ...allow] };
     }
     case 'gemini':
       await mkdir(join(home, '.gemini'));
@@ -79,7 +82,7 @@ async function setupCli(cli: Cli, url: string, bin: string): Promise<Setup> {
         GEMINI_CLI_TRUST_WORKSPACE: 'true',
         TMPDIR: home,
       });
-      return { env, args: ['--agent', 'gemini', '--model', 'gemini-2.5-pro'] };
+      return { env, args: ['--agent', 'gemini', '--model', 'gemini-2.5-pro', ...allow] };
     case 'opencode': {
       const config = join(home, 'opencode.json');
       await writeFile(
@@ -110,7 +113,7 @@ async function setupCli(cli: Cli, url: string, bin: string): Promise<Setup> {
         // opencode installs plugins in the background; with no registry it carries on without them.
         npm_config_registry: 'http://127.0.0.1:9/',
       });
-      return { env, args: ['--agent', 'opencode', '--model', 'mock/mock-model'] };
+      return { env, args: ['--agent', 'opencode', '--model', 'mock/mock-model', ...allow] };
     }
   }
 }
@@ -150,6 +153,8 @@ async function runThrough(cli: Cli, script: MockScript) {
   });
   const setup = await setupCli(cli, server.url, bin);
   const result = await runCli(repo, ['run', '--prd', 'prd.json', ...setup.args], setup.env);
+  // Each CLI ran in the sandbox, reaching its model only because its host was allowed.
+  expect(result.stdout).toContain('Sandbox (--sandbox auto): on');
   const state = await readJson<State>(join(repo, '.star/state.json'));
   return { repo, result, state, requests: server.requests };
 }

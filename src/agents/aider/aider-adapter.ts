@@ -7,6 +7,17 @@ export const aiderAdapter: AgentAdapter = {
   description: 'aider: aider --message-file FILE --yes-always --no-pretty --no-stream --no-check-update (plain text)',
   executable: () => 'aider',
   credentials: [/^AIDER_/, ...PROVIDER_CREDENTIALS],
+  sandbox: {
+    home: ['.aider', '.cache/aider'],
+    hosts: [
+      'api.anthropic.com',
+      'api.openai.com',
+      'openrouter.ai',
+      'generativelanguage.googleapis.com',
+      'api.deepseek.com',
+    ],
+    urlEnv: ['OPENAI_API_BASE', 'ANTHROPIC_BASE_URL'],
+  },
   capabilities: {
     structuredOutput: false,
     sessionId: false,

@@ -7,6 +7,7 @@ export const ampAdapter: AgentAdapter = {
   description: 'Amp: amp --execute --stream-json --dangerously-allow-all (Claude Code–compatible stream JSON)',
   executable: () => 'amp',
   credentials: [/^AMP_/],
+  sandbox: { home: ['.config/amp', '.local/share/amp', '.cache/amp'], hosts: ['ampcode.com'], urlEnv: ['AMP_URL'] },
   capabilities: {
     structuredOutput: true,
     sessionId: true,

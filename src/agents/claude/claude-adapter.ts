@@ -10,6 +10,12 @@ export const claudeAdapter: AgentAdapter = {
   executable: () => 'claude',
   // The Anthropic API, or Bedrock / Vertex when Claude Code is set up for them.
   credentials: [/^ANTHROPIC_/, /^CLAUDE_/, /^AWS_/, /^GOOGLE_APPLICATION_CREDENTIALS$/],
+  sandbox: {
+    home: ['.claude', '.claude.json', '.claude.json.backup', '.config/claude'],
+    envPaths: ['CLAUDE_CONFIG_DIR'],
+    hosts: ['api.anthropic.com', 'claude.ai', 'console.anthropic.com'],
+    urlEnv: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_BEDROCK_BASE_URL', 'ANTHROPIC_VERTEX_BASE_URL'],
+  },
   capabilities: {
     structuredOutput: true,
     sessionId: true,

@@ -7,6 +7,12 @@ export const codexAdapter: AgentAdapter = {
   description: 'Codex CLI: codex exec --json --dangerously-bypass-approvals-and-sandbox -',
   executable: () => 'codex',
   credentials: [/^OPENAI_/, /^CODEX_/, /^AZURE_OPENAI_/],
+  sandbox: {
+    home: ['.codex'],
+    envPaths: ['CODEX_HOME'],
+    hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'],
+    urlEnv: ['OPENAI_BASE_URL'],
+  },
   capabilities: {
     structuredOutput: true,
     sessionId: true,

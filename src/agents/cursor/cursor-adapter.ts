@@ -7,6 +7,7 @@ export const cursorAdapter: AgentAdapter = {
   description: 'Cursor: cursor-agent -p --output-format stream-json --force [--model M] PROMPT',
   executable: () => 'cursor-agent',
   credentials: [/^CURSOR_/],
+  sandbox: { home: ['.cursor', '.config/cursor'], hosts: ['api2.cursor.sh', 'api3.cursor.sh', 'api.cursor.com'] },
   capabilities: {
     structuredOutput: true,
     sessionId: true,

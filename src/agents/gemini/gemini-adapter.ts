@@ -11,6 +11,17 @@ export const geminiAdapter: AgentAdapter = {
   description: "Gemini CLI: gemini -p '' --output-format stream-json --approval-mode yolo",
   executable: () => 'gemini',
   credentials: [/^GEMINI_/, /^GOOGLE_/],
+  sandbox: {
+    home: ['.gemini'],
+    envPaths: ['GEMINI_CLI_HOME'],
+    hosts: [
+      'generativelanguage.googleapis.com',
+      'cloudcode-pa.googleapis.com',
+      'oauth2.googleapis.com',
+      'www.googleapis.com',
+    ],
+    urlEnv: ['GOOGLE_GEMINI_BASE_URL', 'GOOGLE_VERTEX_BASE_URL'],
+  },
   capabilities: {
     structuredOutput: true,
     sessionId: true,

@@ -7,6 +7,7 @@ export const grokAdapter: AgentAdapter = {
   description: 'Grok CLI: grok --prompt-file FILE --output-format json --always-approve --no-auto-update',
   executable: () => 'grok',
   credentials: [/^XAI_/, /^GROK_/],
+  sandbox: { home: ['.grok'], hosts: ['api.x.ai'], urlEnv: ['GROK_BASE_URL'] },
   capabilities: {
     structuredOutput: true,
     sessionId: true,

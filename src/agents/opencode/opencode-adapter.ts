@@ -7,6 +7,25 @@ export const opencodeAdapter: AgentAdapter = {
   description: 'opencode: opencode run --format json [-m provider/model]',
   executable: () => 'opencode',
   credentials: [/^OPENCODE_/, ...PROVIDER_CREDENTIALS],
+  sandbox: {
+    home: ['.local/share/opencode', '.config/opencode', '.cache/opencode', '.local/state/opencode'],
+    envPaths: [
+      'XDG_CONFIG_HOME/opencode',
+      'XDG_DATA_HOME/opencode',
+      'XDG_CACHE_HOME/opencode',
+      'XDG_STATE_HOME/opencode',
+      'OPENCODE_CONFIG',
+    ],
+    hosts: [
+      'opencode.ai',
+      'models.dev',
+      'api.anthropic.com',
+      'api.openai.com',
+      'openrouter.ai',
+      'generativelanguage.googleapis.com',
+    ],
+    urlEnv: ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'],
+  },
   capabilities: {
     structuredOutput: true,
     sessionId: true,

@@ -1,4 +1,5 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { DEPENDENCY_DIR_NAMES } from '../../gates/dependencies.js';
 import { iniSections, type PinSource, wholeFile } from './pin-source.js';
 
 const GATE_SCRIPTS = /^(pre|post)?(test|lint|typecheck|type-check|build|check)(:.*)?$/;
@@ -122,5 +123,24 @@ const whole: PinSource = {
   parts: wholeFile,
 };
 
+/**
+ * Files inside a dependency folder (node_modules, .venv) committed: the gates take their tools from there
+ * (`node_modules/.bin` is first on an npm script's PATH), so a committed `node_modules/.bin/node` is a gate.
+ */
+const dependencyFolders: PinSource = {
+  name: 'a dependency folder the gates take their tools from',
+  matches: (p) => p.split('/').some((segment) => DEPENDENCY_DIR_NAMES.has(segment)),
+  parts: wholeFile,
+};
+
 /** Every kind of file that can change what a gate runs. A new kind: one entry here. */
-export const pinSources: readonly PinSource[] = [packageJson, recipes, pyproject, iniConfigs, cargo, tsconfig, whole];
+export const pinSources: readonly PinSource[] = [
+  packageJson,
+  recipes,
+  pyproject,
+  iniConfigs,
+  cargo,
+  tsconfig,
+  whole,
+  dependencyFolders,
+];

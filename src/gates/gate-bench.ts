@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import { appendFile, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Git } from '../git/git.js';
+import { runProcess } from '../proc/run-process.js';
+import type { Endpoint } from '../sandbox/endpoint.js';
+import type { ProcessWrap, Sandbox } from '../sandbox/sandbox.js';
+import type { Finding } from '../state/finding-schema.js';
+import { changedBins, type DependencyPlan, fingerprintBins, planDependencies } from './dependencies.js';
+
+/** Hosts a fresh install of JavaScript dependencies reaches (plus the configured sandbox.gateHosts). */
+const REGISTRY_HOSTS: readonly Endpoint[] = [
+  { host: 'registry.npmjs.org', port: 443 },
+  { host: 'registry.yarnpkg.com', port: 443 },
+];
+
+/** Where a run's gates run, resolved once: every gate bench of the run is made from it. */
+export interface GatePlace {
+  git: Git;
+  /** The work tree the trusted dependencies are in, and those folders relative to it. */
+  dependencyRoot: string;
+  dependencyDirs: readonly string[];
+  /** The run's sandbox; absent with --sandbox off (or where there is none): then only the tree is clean. */
+  sandbox?: Sandbox;
+  /** Hosts the gates may reach (sandbox.gateHosts in star.config.json); none by default. */
+  hosts: readonly Endpoint[];
+  /**
+   * Without a sandbox: the dependency folders' executables as they were when the run started
+   * (src/gates/dependencies.ts fingerprintBins); a change since is a finding, agents could write there.
+   */
+  trustedBins?: ReadonlyMap<string, string>;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  redactor?: { redact: (text: string) => string; longest: number };
+}
+
+/** One gate bench: the commit being judged, and the commit the trusted dependencies were installed for. */
+export interface GateBenchInput extends GatePlace {
+  /** Its committed files are all the gates see. */
+  commit: string;
+  /** The baseline's commit: a lockfile changed since then means a fresh install. */
+  installedAt?: string;
+  logFile: string;
+}
+
+/** A clean place for the gates: where they run, how (in the sandbox or not), and its removal. */
+export interface GateBench {
+  /** The copy on the host (in the sandbox it is seen at the work tree's path). */
+  cwd: string;
+  wrap?: ProcessWrap;
+  dependencies: DependencyPlan;
+  /** What makes the gates' result untrustworthy (without a sandbox: a dependency's executable changed). */
+  findings: Finding[];
+  close(): Promise<void>;
+}
+
+/**
+ * A throw-away copy of the commit being judged — nothing uncommitted or ignored, nothing an agent's
+ * background process can swap — with the trusted dependencies beside it (read-only in the sandbox), or a
+ * fresh install when the lockfile changed since they were installed. In the sandbox it is mounted at the
+ * work tree's path, with no network but `hosts`, and every process a gate starts ends with it.
+ */
+export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
+  const dir = await mkdtemp(join(tmpdir(), 'star-loop-gates-'));
+  const tree = join(dir, 'tree');
+  const boxes: Array<{ close(): Promise<unknown> }> = [];
+  const close = async () => {
+    for (const box of boxes) await box.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await input.git.exportCommit(input.commit, tree);
+    const changed = input.installedAt ? await input.git.filesChangedBetween(input.installedAt, input.commit) : [];
+    const dependencies = planDependencies(changed);
+    const fresh = dependencies.kind === 'install';
+    const trusted = fresh ? [] : input.dependencyDirs.filter((d) => existsSync(join(input.dependencyRoot, d)));
+    const { sandbox } = input;
+    if (!sandbox) {
+      // Without a sandbox the trusted folders are linked in, and checked against what they were at start.
+      for (const d of trusted) {
+        if (existsSync(join(tree, d))) continue;
+        await symlink(join(input.dependencyRoot, d), join(tree, d)).catch(() => undefined);
+      }
+      const findings: Finding[] = [];
+      if (input.trustedBins && !fresh) {
+        const changed = changedBins(input.trustedBins, await fingerprintBins(input.dependencyRoot, trusted));
+        if (changed.length > 0) findings.push(binsChanged(changed));
+      }
+      const bench: GateBench = { cwd: tree, dependencies, findings, close };
+      if (fresh) await install(bench, input, dependencies.command);
+      return bench;
+    }
+    const { root } = sandbox.setup;
+    const box = await sandbox.box({
+      tree,
+      treeWritable: true,
+      hosts: input.hosts.length > 0 ? input.hosts : undefined,
+      hostsAsGiven: true,
+      dependencies: trusted.map((d) => ({ from: join(input.dependencyRoot, d), to: join(root, d) })),
+    });
+    boxes.push(box);
+    const bench: GateBench = { cwd: tree, wrap: (run) => box.wrap(run), dependencies, findings: [], close };
+    if (fresh) {
+      const home = input.env.HOME;
+      const installBox = await sandbox.box({
+        tree,
+        treeWritable: true,
+        hosts: [...REGISTRY_HOSTS, ...input.hosts],
+        hostsAsGiven: true,
+        dependencies: [],
+        // The package manager's cache: an install checks every package against the lockfile's hashes.
+        homeWritable: home ? [join(home, '.npm'), join(home, '.cache')] : [],
+      });
+      boxes.push(installBox);
+      await install({ ...bench, wrap: (run) => installBox.wrap(run) }, input, dependencies.command);
+    }
+    return bench;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function binsChanged(changed: readonly string[]): Finding {
+  const shown = changed.slice(0, 5).join(', ') + (changed.length > 5 ? ` and ${changed.length - 5} more` : '');
+  return {
+    rule: 'gate-changed',
+    file: changed[0],
+    detail:
+      `${shown} changed since the run started, with the lockfile unchanged: the gates take their tools from ` +
+      'there, so their result cannot be trusted (without the sandbox, agents can write the dependency folders)',
+  };
+}
+
+/** The fresh install, logged with the gates; a failed install shows as the gates failing without it. */
+async function install(bench: GateBench, input: GateBenchInput, command: string): Promise<void> {
+  await appendFile(input.logFile, `\n===== dependencies: the lockfile changed since they were installed: ${command}\n`);
+  const run = { command: 'sh', args: ['-c', command], env: { ...input.env, CI: input.env.CI ?? 'true' } };
+  const wrapped = bench.wrap ? bench.wrap(run) : run;
+  const result = await runProcess({
+    ...wrapped,
+    cwd: bench.cwd,
+    logFile: input.logFile,
+    timeoutMs: input.timeoutMs,
+    signal: input.signal,
+    tailBytes: 2048,
+    redactor: input.redactor,
+  });
+  await appendFile(input.logFile, `===== dependencies: ${result.exitCode === 0 ? 'installed' : 'install failed'}\n`);
+}

@@ -1,0 +1,31 @@
+import type { RunOptions } from '../config/options.js';
+import type { SandboxDecision } from '../sandbox/decide-sandbox.js';
+import { parseEndpoints } from '../sandbox/endpoint.js';
+import type { SandboxSupport } from '../sandbox/probe-sandbox.js';
+import { resolveUserPath, Sandbox } from '../sandbox/sandbox.js';
+
+/** The run's sandbox, when recon decided to use one: what it mounts, hides and lets through. */
+export function openSandbox(input: {
+  decision: SandboxDecision;
+  support: SandboxSupport;
+  options: RunOptions;
+  gitDir: string;
+  /** Never writable inside (the evidence store). */
+  keepReadOnly: string[];
+  /** The work tree's dependency folders: read-only to agents (the gates' trusted copy). */
+  dependencyDirs: readonly string[];
+}): Sandbox | undefined {
+  const { decision, support, options } = input;
+  if (!decision.active || !support.bwrap) return undefined;
+  return new Sandbox({
+    bwrap: support.bwrap,
+    root: options.root,
+    gitDir: input.gitDir,
+    keepReadOnly: input.keepReadOnly,
+    network: decision.network,
+    allowHosts: parseEndpoints(options.sandbox.allowHosts),
+    allowWrite: options.sandbox.allowWrite.map((p) => resolveUserPath(p, options.root)),
+    dependencyDirs: input.dependencyDirs,
+    env: process.env,
+  });
+}
