@@ -216,7 +216,10 @@ function addFileCommands(program: Command, setExit: (code: ExitCode) => void): v
     });
 }
 
-/** `agents`, `status`, `schedule`: what is installed, what a run is doing, and how to run one overnight. */
+/**
+ * `agents`, `doctor`, `status`, `schedule`: what is installed, whether it can be contained, what a run is
+ * doing, and how to run one overnight.
+ */
 function addInfoCommands(program: Command, setExit: (code: ExitCode) => void): void {
   program
     .command('agents')
@@ -225,6 +228,15 @@ function addInfoCommands(program: Command, setExit: (code: ExitCode) => void): v
     .action(async (flags: { json?: boolean }) => {
       const { agentsCommand } = await import('./agents.js');
       setExit(await agentsCommand(flags));
+    });
+
+  program
+    .command('doctor')
+    .description('whether agents and gates can be sandboxed here, boundary by boundary, and why not (exit 4 if not)')
+    .option('--json', 'one JSON object')
+    .action(async (flags: { json?: boolean }) => {
+      const { doctorCommand } = await import('./doctor.js');
+      setExit(await doctorCommand(flags));
     });
 
   program
