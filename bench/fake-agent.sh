@@ -12,7 +12,8 @@ if [ "$STAR_ROLE" = verifier ]; then
   printf '%s' '{"verdict":"accept","findings":[]}' > "$STAR_VERDICT_FILE"
 else
   echo "step $$" >> "$work"
-  git add "$work" && git -c user.name=bench -c user.email=bench@example.invalid commit -q -m "bench step" --no-verify
+  # Like agents of other runners it commits; in star-loop's sandbox .git is read-only and star-loop commits.
+  { git add "$work" && git -c user.name=bench -c user.email=bench@example.invalid commit -q -m "bench step" --no-verify; } 2>/dev/null
   if [ -n "$BENCH_CLAIM" ]; then printf '{"complete":true,"story":"%s"}' "$STAR_STORY_ID" > "$STAR_CLAIM_FILE"; fi
 fi
 printf '%s\n' '{"type":"system","subtype":"init","session_id":"bench","model":"bench-model","tools":["Bash"]}'

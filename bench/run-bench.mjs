@@ -56,14 +56,17 @@ function bashLoop(repo, iterations) {
   return timed('bash', ['-c', `for i in $(seq ${iterations}); do cat PROMPT.md | claude > /dev/null; done`], { cwd: repo }).ms;
 }
 
-/** Overhead per iteration from the slope between a short and a long run, paired with the bash loop (A B A B). */
-function overheadPerIteration(repo, n1, n2) {
+/**
+ * Overhead per iteration from the slope between a short and a long run, paired with the bash loop (A B A B).
+ * `extra`: star-loop's arguments (`--sandbox off` to measure it without its sandbox).
+ */
+function overheadPerIteration(repo, n1, n2, extra = []) {
   const pairs = [];
   for (let round = 0; round < ROUNDS; round++) {
     const b1 = bashLoop(repo, n1);
-    const s1 = starLoop(repo, n1);
+    const s1 = starLoop(repo, n1, extra);
     const b2 = bashLoop(repo, n2);
-    const s2 = starLoop(repo, n2);
+    const s2 = starLoop(repo, n2, extra);
     pairs.push({ star: (s2 - s1) / (n2 - n1), bash: (b2 - b1) / (n2 - n1) });
   }
   return {
@@ -153,6 +156,9 @@ console.error('startup…');
 results.startup = startup();
 console.error('overhead per iteration, small repo…');
 results.small = { ...overheadPerIteration(fixtures.small, 5, quick ? 15 : 25), gitStatusMs: gitStatusMs(fixtures.small) };
+console.error('the same without the sandbox…');
+results.smallUnsandboxed = overheadPerIteration(fixtures.small, 5, quick ? 15 : 25, ['--sandbox', 'off']);
+results.sandboxMsPerIteration = results.small.starMsPerIteration - results.smallUnsandboxed.starMsPerIteration;
 console.error('overhead per iteration, 100k-file repo…');
 results.big = { ...overheadPerIteration(fixtures.big, 3, quick ? 6 : 10), gitStatusMs: gitStatusMs(fixtures.big) };
 results.big.ratioToGitStatus = results.big.overheadMs / results.big.gitStatusMs;
@@ -166,6 +172,7 @@ results.memory = peakRss();
 const f = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 const rows = [
   ['runner overhead per iteration, small repo', `${f(results.small.overheadMs)} ms (star-loop ${f(results.small.starMsPerIteration)} ms vs bash ${f(results.small.bashMsPerIteration)} ms per iteration)`, '≤ 6 ms'],
+  ['the sandbox per iteration (agent in bubblewrap, network gate)', `${results.sandboxMsPerIteration <= 0 ? 'no measurable cost' : `${f(results.sandboxMsPerIteration)} ms`} (${f(results.small.starMsPerIteration)} ms a loop sandboxed vs ${f(results.smallUnsandboxed.starMsPerIteration)} ms with --sandbox off)`, '≤ 50 ms'],
   ['runner overhead per iteration, 100k-file repo', `${f(results.big.overheadMs)} ms = ${results.big.ratioToGitStatus.toFixed(2)} × git status (${f(results.big.gitStatusMs)} ms)`, '≤ 1.2 × git status'],
   ['star-loop --version', `${f(results.startup.versionMs)} ms = ${results.startup.versionRatio.toFixed(2)} × node -e 0 (${f(results.startup.nodeMs)} ms)`, '≤ 1.3 ×'],
   ['run --dry-run, small repo', `${f(results.startup.dryRunSmallMs)} ms`, '≤ 250 ms'],
