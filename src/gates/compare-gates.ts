@@ -18,6 +18,7 @@ export function toBaseline(result: GateResult): GateBaseline {
     command: result.command,
     status: result.status,
     failures: result.status === 'pass' ? 0 : countFailures(result.tail),
+    tests: result.tests,
   };
 }
 
@@ -39,7 +40,7 @@ export function compareGates(
       name: result.name,
       command: result.command,
       baseline: before ? { status: before.status, failures: before.failures } : undefined,
-      now: { status: result.status, failures },
+      now: { status: result.status, failures, tests: result.tests },
       outcome: 'ok',
     };
     const fail = (rule: string, detail: string) => {

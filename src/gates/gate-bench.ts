@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Git } from '../git/git.js';
 import { runProcess } from '../proc/run-process.js';
 import type { Endpoint } from '../sandbox/endpoint.js';
@@ -43,12 +43,21 @@ export interface GateBenchInput extends GatePlace {
   /** The baseline's commit: a lockfile changed since then means a fresh install. */
   installedAt?: string;
   logFile: string;
+  /**
+   * Files laid over the commit's (`null`: removed): the claim's tests on its base commit (fail-to-pass),
+   * one mutated source file (mutants). Paths relative to the root.
+   */
+  overlay?: ReadonlyArray<{ path: string; content: string | null }>;
 }
 
 /** A clean place for the gates: where they run, how (in the sandbox or not), and its removal. */
 export interface GateBench {
   /** The copy on the host (in the sandbox it is seen at the work tree's path). */
   cwd: string;
+  /** Where the gates' processes see it. */
+  seenAt: string;
+  /** A folder the gates may write their test evidence to (src/evidence/evidence-env.ts). */
+  evidenceDir: string;
   wrap?: ProcessWrap;
   dependencies: DependencyPlan;
   /** What makes the gates' result untrustworthy (without a sandbox: a dependency's executable changed). */
@@ -65,6 +74,7 @@ export interface GateBench {
 export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
   const dir = await mkdtemp(join(tmpdir(), 'star-loop-gates-'));
   const tree = join(dir, 'tree');
+  const evidenceDir = join(dir, 'evidence');
   const boxes: Array<{ close(): Promise<unknown> }> = [];
   const close = async () => {
     for (const box of boxes) await box.close();
@@ -72,6 +82,15 @@ export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
   };
   try {
     await input.git.exportCommit(input.commit, tree);
+    await mkdir(evidenceDir);
+    for (const { path, content } of input.overlay ?? []) {
+      const file = join(tree, path);
+      if (content === null) await rm(file, { force: true });
+      else {
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, content);
+      }
+    }
     const changed = input.installedAt ? await input.git.filesChangedBetween(input.installedAt, input.commit) : [];
     const dependencies = planDependencies(changed);
     const fresh = dependencies.kind === 'install';
@@ -88,7 +107,7 @@ export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
         const changed = changedBins(input.trustedBins, await fingerprintBins(input.dependencyRoot, trusted));
         if (changed.length > 0) findings.push(binsChanged(changed));
       }
-      const bench: GateBench = { cwd: tree, dependencies, findings, close };
+      const bench: GateBench = { cwd: tree, seenAt: tree, evidenceDir, dependencies, findings, close };
       if (fresh) await install(bench, input, dependencies.command);
       return bench;
     }
@@ -99,9 +118,18 @@ export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
       hosts: input.hosts.length > 0 ? input.hosts : undefined,
       hostsAsGiven: true,
       dependencies: trusted.map((d) => ({ from: join(input.dependencyRoot, d), to: join(root, d) })),
+      writable: [evidenceDir],
     });
     boxes.push(box);
-    const bench: GateBench = { cwd: tree, wrap: (run) => box.wrap(run), dependencies, findings: [], close };
+    const bench: GateBench = {
+      cwd: tree,
+      seenAt: root,
+      evidenceDir,
+      wrap: (run) => box.wrap(run),
+      dependencies,
+      findings: [],
+      close,
+    };
     if (fresh) {
       const home = input.env.HOME;
       const installBox = await sandbox.box({

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { Baseline } from '../state/state-schema.js';
 import { toBaseline } from './compare-gates.js';
 import type { Gate } from './gate.js';
@@ -15,6 +16,13 @@ export async function runBaseline(
   commit: string,
   logFile: string,
 ): Promise<Baseline> {
-  const { results } = await runGatesOn(gates, { ...place, commit, logFile });
+  const { results, tests } = await runGatesOn(gates, { ...place, commit, logFile });
+  // Every test's outcome at the baseline, beside its log: pass-to-pass compares claims with it.
+  await writeFile(baselineTestsFile(logFile), `${JSON.stringify({ commit, gates: tests })}\n`, 'utf8');
   return { commit, gates: results.map(toBaseline) };
+}
+
+/** The baseline's tests.json: `baseline.log` → `baseline-tests.json`. */
+export function baselineTestsFile(logFile: string): string {
+  return logFile.replace(/\.log$/, '-tests.json');
 }

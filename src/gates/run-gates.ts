@@ -1,8 +1,13 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { collectTestReport } from '../evidence/collect-test-report.js';
+import { evidenceEnv } from '../evidence/evidence-env.js';
+import { nodeReporterFor } from '../evidence/node-reporter.js';
 import { runProcess } from '../proc/run-process.js';
 import type { ProcessWrap } from '../sandbox/sandbox.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { GateResult } from '../state/state-schema.js';
+import type { TestsFile } from '../state/test-report-schema.js';
 import type { Gate } from './gate.js';
 import { type GateBenchInput, openGateBench } from './gate-bench.js';
 
@@ -17,6 +22,14 @@ export interface GateRunOptions {
   signal?: AbortSignal;
   redactor?: { redact: (text: string) => string; longest: number };
   onResult?: (result: GateResult) => void;
+  /** Collect every gate's test evidence: its folder, and where the gates' processes see `root`. */
+  evidence?: { dir: string; seenAt: string };
+}
+
+/** One gate run, with its full test report (tests.json) beside the result kept in state. */
+export interface GateRun {
+  result: GateResult;
+  tests: TestsFile['gates'][number];
 }
 
 /**
@@ -27,12 +40,13 @@ export async function runGatesOn(
   gates: readonly Gate[],
   input: GateBenchInput,
   onResult?: (result: GateResult) => void,
-): Promise<{ results: GateResult[]; findings: Finding[] }> {
+): Promise<{ results: GateResult[]; findings: Finding[]; tests: TestsFile['gates'] }> {
   const bench = await openGateBench(input);
   try {
-    const results = await runGates(gates, {
+    const runs = await runGates(gates, {
       root: bench.cwd,
       wrap: bench.wrap,
+      evidence: { dir: bench.evidenceDir, seenAt: bench.seenAt },
       logFile: input.logFile,
       timeoutMs: input.timeoutMs,
       env: input.env,
@@ -40,7 +54,7 @@ export async function runGatesOn(
       redactor: input.redactor,
       onResult,
     });
-    return { results, findings: bench.findings };
+    return { results: runs.map((r) => r.result), findings: bench.findings, tests: runs.map((r) => r.tests) };
   } finally {
     await bench.close();
   }
@@ -50,16 +64,25 @@ export async function runGatesOn(
  * Runs every gate, exactly as pinned at recon, with `sh -c` in `root`. All gates run (not
  * just up to the first failure) so the next iteration sees every problem at once.
  */
-export async function runGates(gates: readonly Gate[], options: GateRunOptions): Promise<GateResult[]> {
-  const results: GateResult[] = [];
-  for (const gate of gates) {
+export async function runGates(gates: readonly Gate[], options: GateRunOptions): Promise<GateRun[]> {
+  const results: GateRun[] = [];
+  const reporter = options.evidence ? await nodeReporterFor(options.env) : undefined;
+  for (const [index, gate] of gates.entries()) {
     if (options.signal?.aborted) break;
     await appendFile(options.logFile, `\n===== gate ${gate.name}: ${gate.command}\n`);
+    const evidenceDir = options.evidence ? join(options.evidence.dir, String(index)) : undefined;
+    if (evidenceDir) await mkdir(evidenceDir, { recursive: true });
     const command = {
       command: 'sh',
       args: ['-c', gate.command],
-      env: { ...options.env, CI: options.env.CI ?? 'true' },
+      env: {
+        ...options.env,
+        CI: options.env.CI ?? 'true',
+        ...(evidenceDir ? evidenceEnv(evidenceDir, options.env, reporter) : {}),
+      },
     };
+    const logStart = (await stat(options.logFile).catch(() => undefined))?.size ?? 0;
+    const startedAt = Date.now();
     const run = await runProcess({
       ...(options.wrap ? options.wrap(command) : command),
       cwd: options.root,
@@ -86,13 +109,39 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       durationMs: Math.round(run.durationMs),
       tail: run.spawnError ? `${run.spawnError}\n${run.tail}` : run.tail,
     };
+    const report =
+      evidenceDir && options.evidence
+        ? await collectTestReport({
+            dir: evidenceDir,
+            output: await readFrom(options.logFile, logStart),
+            tree: options.root,
+            seenAt: options.evidence.seenAt,
+            startedAt,
+          })
+        : { evidence: 'exit-code' as const };
+    result.tests = { evidence: report.evidence, runner: report.runner, totals: report.totals };
     await appendFile(
       options.logFile,
       `===== ${gate.name}: ${status}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ''} in ` +
         `${result.durationMs} ms\n`,
     );
-    results.push(result);
+    results.push({ result, tests: { name: gate.name, command: gate.command, report } });
     options.onResult?.(result);
   }
   return results;
+}
+
+/** What a gate printed: the log from where its run began (the log holds everything, redacted). */
+async function readFrom(file: string, start: number): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    // A gate that printed gigabytes: its last 64 MiB (the runners' summaries come last).
+    const from = Math.max(start, size - 64 * 1024 * 1024);
+    const buffer = Buffer.alloc(Math.max(0, size - from));
+    await handle.read(buffer, 0, buffer.length, from);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }

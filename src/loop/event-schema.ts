@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { Plan } from '../recon/plan.js';
 import { findingSchema } from '../state/finding-schema.js';
-import { claimRecordSchema, gateResultSchema, iterationRecordSchema } from '../state/state-schema.js';
+import {
+  claimRecordSchema,
+  gateBaselineSchema,
+  gateResultSchema,
+  iterationRecordSchema,
+} from '../state/state-schema.js';
 import { stopReasons } from '../state/stop-reasons.js';
 import type { LoopEvent } from './events.js';
 
@@ -58,7 +63,7 @@ export const loopEventSchema = z.discriminatedUnion('type', [
   stamped('claim.read', { iteration: z.number(), claim: claimRecordSchema.optional(), notes: z.array(z.string()) }),
   stamped('gate.finished', { iteration: z.number(), result: gateResultSchema.omit({ tail: true }) }),
   stamped('baseline.finished', {
-    gates: z.array(z.object({ name: z.string(), status: z.string(), failures: z.number().optional() })),
+    gates: z.array(gateBaselineSchema),
   }),
   stamped('verifier.started', { iteration: z.number(), agent: z.string() }),
   stamped('verifier.finished', {

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../agents/agent-run-context.js';
 import type { Plan } from '../recon/plan.js';
 import { redactDeep } from '../safety/redactor.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { ClaimRecord, IterationRecord } from '../state/state-schema.js';
+import type { ClaimRecord, GateBaseline, IterationRecord } from '../state/state-schema.js';
 import type { StopReason } from '../state/stop-reasons.js';
 import type { VerifyEvent } from '../verify/verify-context.js';
 
@@ -40,7 +40,7 @@ export type LoopEvent =
   | { type: 'work.committed'; iteration: number; commit: string; message: string }
   | { type: 'passes.restored'; iteration: number; stories: string[] }
   | { type: 'claim.read'; iteration: number; claim?: ClaimRecord; notes: string[] }
-  | { type: 'baseline.finished'; gates: Array<{ name: string; status: string; failures?: number }> }
+  | { type: 'baseline.finished'; gates: GateBaseline[] }
   | VerifyEvent
   | {
       type: 'claim.verdict';

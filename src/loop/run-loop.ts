@@ -32,10 +32,7 @@ export async function runLoop(ctx: LoopContext, state: RunState): Promise<LoopOu
   if (options.verify !== 'off' && !state.baseline) {
     const head = (await ctx.git.head()) ?? 'HEAD';
     state.baseline = await runBaseline(ctx.gates, ctx.verify.gatePlace, head, join(paths.dir, 'baseline.log'));
-    emit({
-      type: 'baseline.finished',
-      gates: state.baseline.gates.map(({ name, status, failures }) => ({ name, status, failures })),
-    });
+    emit({ type: 'baseline.finished', gates: state.baseline.gates });
     await save();
   }
   let signals = NO_SIGNALS;

@@ -1,8 +1,16 @@
 import type { LoopEventWithTime } from '../loop/events.js';
+import type { GateResult } from '../state/state-schema.js';
 import { formatDuration } from '../util/parse-duration.js';
 import { renderPlan } from './render-plan.js';
 
 /** One concise human line (or none) per loop event. Pure, so the terminal output is table-tested. */
+/** Which gates give star-loop every test by name, which only totals or an exit code. */
+function evidenceWords(tests: GateResult['tests']): string {
+  if (!tests || tests.evidence === 'exit-code') return 'exit code only';
+  const n = tests.totals ? tests.totals.pass + tests.totals.fail + tests.totals.skip + tests.totals.todo : 0;
+  return tests.evidence === 'per-test' ? `${n} tests by name (${tests.runner})` : `totals only (${tests.runner})`;
+}
+
 export function renderEventLine(event: LoopEventWithTime): string | undefined {
   switch (event.type) {
     case 'run.started':
@@ -52,8 +60,11 @@ export function renderEventLine(event: LoopEventWithTime): string | undefined {
       return (
         `baseline (before iteration 1): ` +
         `${
-          event.gates.map((g) => `${g.name} ${g.status}${g.failures ? ` (${g.failures} failing)` : ''}`).join(', ') ||
-          'no gates'
+          event.gates
+            .map(
+              (g) => `${g.name} ${g.status}${g.failures ? ` (${g.failures} failing)` : ''} — ${evidenceWords(g.tests)}`,
+            )
+            .join(', ') || 'no gates'
         }`
       );
     case 'verifier.started':

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { findingSchema } from './finding-schema.js';
 import { stopReasons } from './stop-reasons.js';
+import { testReportSchema } from './test-report-schema.js';
 
 export const STATE_SCHEMA_VERSION = 1;
 
 /** Ways a headless agent ends an iteration without working (src/loop/detect-hazard.ts): each a breaker. */
 export const hazards = ['asked-question', 'permission-denied', 'plan-mode', 'no-tool-calls', 'idle-exit'] as const;
+
+/** A gate run's test evidence in brief: per-test, counts only, or the exit code alone; and its totals. */
+export const testSummarySchema = testReportSchema.pick({ evidence: true, runner: true, totals: true });
 
 export const gateResultSchema = z.object({
   name: z.string(),
@@ -15,6 +19,8 @@ export const gateResultSchema = z.object({
   durationMs: z.number(),
   /** Tail of the gate's output (its whole output is in the iteration's gates.log). */
   tail: z.string(),
+  /** What the run said about its tests (every test is in the iteration's tests.json). */
+  tests: testSummarySchema.optional(),
 });
 
 export const gateBaselineSchema = z.object({
@@ -23,6 +29,7 @@ export const gateBaselineSchema = z.object({
   status: z.enum(['pass', 'fail', 'timeout', 'error']),
   /** Failing tests, where the runner's summary could be read. */
   failures: z.number().optional(),
+  tests: testSummarySchema.optional(),
 });
 
 /** The gates once on the starting commit: what was already red, and how red. */
@@ -31,6 +38,7 @@ export const baselineSchema = z.object({ commit: z.string(), gates: z.array(gate
 const gateStateSchema = z.object({
   status: z.enum(['pass', 'fail', 'timeout', 'error']),
   failures: z.number().optional(),
+  tests: testSummarySchema.optional(),
 });
 
 export const gateComparisonSchema = z.object({

@@ -1,0 +1,46 @@
+// A reporter for node's test runner (`node --test`), loaded through NODE_OPTIONS by star-loop's gates: it
+// appends one JSON line per finished test — file, full name with its suites, outcome — to the file named by
+// STAR_LOOP_TEST_EVENTS, and prints nothing (the user's own reporter still prints). Runs in the gate's
+// process, so it depends on nothing but node itself.
+import { appendFileSync } from 'node:fs';
+
+interface TestData {
+  name: string;
+  nesting: number;
+  file?: string;
+  skip?: boolean | string;
+  todo?: boolean | string;
+  details?: { type?: string; error?: { failureType?: string; cause?: { failureType?: string } } };
+}
+
+export default async function* starLoopReporter(source: AsyncIterable<{ type: string; data: TestData }>) {
+  const target = process.env.STAR_LOOP_TEST_EVENTS;
+  const suites = new Map<string, string[]>();
+  for await (const event of source) {
+    const { data } = event;
+    if (!target || !data || typeof data.name !== 'string') continue;
+    const key = data.file ?? '';
+    const stack = suites.get(key) ?? [];
+    suites.set(key, stack);
+    if (event.type === 'test:start') {
+      stack.length = data.nesting;
+      stack[data.nesting] = data.name;
+      continue;
+    }
+    if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
+    if (data.details?.type === 'suite') continue;
+    const failureType = data.details?.error?.failureType ?? data.details?.error?.cause?.failureType;
+    const outcome = data.todo
+      ? 'todo'
+      : data.skip
+        ? 'skip'
+        : event.type === 'test:pass'
+          ? 'pass'
+          : failureType === 'cancelledByParent'
+            ? 'cancelled'
+            : 'fail';
+    const name = [...stack.slice(0, data.nesting), data.name].join(' > ');
+    appendFileSync(target, `${JSON.stringify({ file: data.file ?? '', name, outcome })}\n`);
+  }
+  yield '';
+}

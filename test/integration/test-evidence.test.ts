@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { GatePlace } from '../../src/gates/gate-bench.js';
+import { runGatesOn } from '../../src/gates/run-gates.js';
+import { Git } from '../../src/git/git.js';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
+import type { TestsFile } from '../../src/state/test-report-schema.js';
+import { git, gitdir } from '../helpers/gitdir.js';
+import { sandboxIt, sandboxSupport } from '../helpers/needs-sandbox.js';
+
+const NODE_TESTS = `import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { add } from '../src/add.js';
+
+test('adds', () => assert.equal(add(1, 2), 3));
+test('not yet', { skip: 'later' }, () => {});
+describe('edge cases', () => {
+  test('adds zero', () => assert.equal(add(0, 0), 0));
+});
+`;
+const PY_TESTS = `import pytest
+from calc import double
+
+def test_double():
+    assert double(2) == 4
+
+@pytest.mark.xfail(reason="known")
+def test_known():
+    assert double(1) == 3
+`;
+
+async function project() {
+  const repo = await gitdir({
+    'package.json': `${JSON.stringify({ name: 'app', type: 'module', scripts: { test: 'node --test' } })}\n`,
+    'src/add.js': 'export const add = (a, b) => a + b;\n',
+    'test/add.test.js': NODE_TESTS,
+    'calc.py': 'def double(x):\n    return x * 2\n',
+    'tests/test_calc.py': PY_TESTS,
+    'pyproject.toml': '[tool.pytest.ini_options]\npythonpath = ["."]\n',
+  });
+  return { repo, head: await git(repo, 'rev-parse', 'HEAD') };
+}
+
+function place(repo: string, sandbox?: Sandbox): GatePlace {
+  return {
+    git: new Git(repo),
+    dependencyRoot: repo,
+    dependencyDirs: [],
+    sandbox,
+    hosts: [],
+    env: process.env,
+    timeoutMs: 60_000,
+  };
+}
+
+function sandboxFor(repo: string): Sandbox {
+  return new Sandbox({
+    bwrap: sandboxSupport.bwrap ?? 'bwrap',
+    root: repo,
+    gitDir: join(repo, '.git'),
+    keepReadOnly: [],
+    network: 'filtered',
+    allowHosts: [],
+    allowWrite: [],
+    dependencyDirs: [],
+    env: process.env,
+  });
+}
+
+const GATES = [
+  { name: 'test', command: 'npm test --silent', kind: 'test' as const, source: 'package.json:1' },
+  {
+    name: 'pytest',
+    command: 'python3 -m pytest -q -p no:cacheprovider',
+    kind: 'test' as const,
+    source: 'pyproject.toml',
+  },
+  { name: 'counts', command: 'printf " Tests  3 passed | 1 skipped (4)\\n"', kind: 'test' as const, source: 'x' },
+  { name: 'exit', command: 'true', kind: 'other' as const, source: 'x' },
+];
+
+const brief = (tests: TestsFile['gates']) =>
+  tests.map((g) => ({
+    gate: g.name,
+    evidence: g.report.evidence,
+    runner: g.report.runner,
+    tests: g.report.tests?.map((t) => `${t.outcome} ${t.file} :: ${t.name}`),
+  }));
+
+const EXPECTED = [
+  {
+    gate: 'test',
+    evidence: 'per-test',
+    runner: 'node --test',
+    tests: [
+      'pass test/add.test.js :: adds',
+      'skip test/add.test.js :: not yet',
+      'pass test/add.test.js :: edge cases > adds zero',
+    ],
+  },
+  {
+    gate: 'pytest',
+    evidence: 'per-test',
+    runner: 'pytest',
+    tests: ['pass tests.test_calc :: test_double', 'todo tests.test_calc :: test_known'],
+  },
+  { gate: 'counts', evidence: 'counts', runner: 'vitest', tests: undefined },
+  { gate: 'exit', evidence: 'exit-code', runner: undefined, tests: undefined },
+];
+
+describe('every gate run reports its tests, the gate command as written', () => {
+  it('without a sandbox: node’s runner through star-loop’s reporter, pytest through JUnit XML, totals, exit codes', async () => {
+    const { repo, head } = await project();
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-gates.log`);
+    const run = await runGatesOn(GATES, { ...place(repo), commit: head, logFile: log });
+    expect(run.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(brief(run.tests)).toEqual(EXPECTED);
+    expect(run.results[0]?.tests).toEqual({
+      evidence: 'per-test',
+      runner: 'node --test',
+      totals: { pass: 2, fail: 0, skip: 1, todo: 0, cancelled: 0 },
+    });
+  });
+
+  sandboxIt('in the sandbox: the same evidence, from inside it', async () => {
+    const { repo, head } = await project();
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-gates.log`);
+    const run = await runGatesOn(GATES, { ...place(repo, sandboxFor(repo)), commit: head, logFile: log });
+    expect(brief(run.tests)).toEqual(EXPECTED);
+  });
+
+  it('an overlay lays files over the commit (fail-to-pass: the claim’s tests on its base)', async () => {
+    const { repo, head } = await project();
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-overlay.log`);
+    const broken = NODE_TESTS.replace(
+      "test('adds', () => assert.equal(add(1, 2), 3));",
+      "test('adds', () => assert.equal(add(1, 2), 4));",
+    );
+    const run = await runGatesOn(GATES.slice(0, 1), {
+      ...place(repo),
+      commit: head,
+      logFile: log,
+      overlay: [
+        { path: 'test/add.test.js', content: broken },
+        { path: 'src/add.js', content: null },
+      ],
+    });
+    expect(run.results[0]?.status).toBe('fail');
+    // src/add.js is gone in the copy, so the file fails to load: node reports the file itself as failing.
+    expect(run.tests[0]?.report.tests?.map((t) => t.outcome)).toContain('fail');
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+  });
+});
