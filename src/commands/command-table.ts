@@ -51,6 +51,8 @@ function withLoopOptions(command: Command): Command {
       ).choices(['claims', 'every', 'off']),
     )
     .option('--verifier-agent <name>', "the adversarial verifier agent (default: the implementer's)")
+    .option('--require-tests', 'reject a claim that changes source without adding or changing a test')
+    .option('--mutants <n>', 'mutants of the claimed lines tried per claim; 0 turns them off (default 6)')
     .option('--verifier-model <id>', "the verifier's model (default: the implementer's)")
     .addOption(
       new Option(

@@ -44,6 +44,11 @@ export const configSchema = z.strictObject({
   gates: z.array(gateSpecSchema).optional(),
   verify: z.enum(['claims', 'every', 'off']).optional(),
   verifierAgent: z.string().optional(),
+  /** A claim with a source change and no new or changed test is rejected (no-new-tests). */
+  requireTests: z.boolean().optional(),
+  /** Mutants of the claimed lines per claim (0: none), and their time budget in multiples of the test gates' time. */
+  mutants: z.number().int().min(0).optional(),
+  mutantTime: z.number().positive().optional(),
   verifierModel: z.string().optional(),
   onFinish: z.string().optional(),
   branch: z.string().optional(),

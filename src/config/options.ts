@@ -58,6 +58,11 @@ export interface RunOptions {
   verify: VerifyMode;
   /** The adversarial verifier: the implementer's agent and model unless set. */
   verifierAgent: string;
+  /** A claim with a source change must add or change a test (else: recorded as no new test evidence). */
+  requireTests: boolean;
+  /** At most this many mutants of the claimed lines per claim (0: none), in at most `mutantTime` × the test gates' time. */
+  mutants: number;
+  mutantTime: number;
   verifierModel?: string;
   /** Safety: refusals that only a flag lifts, and the branch the loop runs on. */
   allowDirty: boolean;

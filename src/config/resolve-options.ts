@@ -35,6 +35,8 @@ export interface RunFlags {
   debug?: boolean;
   verify?: string;
   verifierAgent?: string;
+  requireTests?: boolean;
+  mutants?: string;
   verifierModel?: string;
   allowDirty?: boolean;
   allowDefaultBranch?: boolean;
@@ -74,6 +76,14 @@ export const MAX_ITERATIONS_CAP = 1000;
 function verifyMode(value: string, field: string): VerifyMode {
   if (value === 'claims' || value === 'every' || value === 'off') return value;
   throw new InputError(`${field}: expected claims, every or off, got "${value}"`);
+}
+
+function mutantCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new InputError(`--mutants: expected a whole number, 0 to turn mutants off, got "${value}"`);
+  }
+  return n;
 }
 
 function sandboxMode(value: string, field: string): SandboxMode {
@@ -262,6 +272,9 @@ export async function resolveRunOptions(input: {
     verify: flags.verify !== undefined ? verifyMode(flags.verify, '--verify') : (config.verify ?? DEFAULTS.verify),
     verifierAgent,
     verifierModel,
+    requireTests: flags.requireTests ?? config.requireTests ?? false,
+    mutants: flags.mutants !== undefined ? mutantCount(flags.mutants) : (config.mutants ?? 6),
+    mutantTime: config.mutantTime ?? 2,
     allowDirty: flags.allowDirty ?? false,
     allowDefaultBranch: flags.allowDefaultBranch ?? false,
     allowPush: flags.allowPush ?? false,

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { baselineTestsFile } from '../gates/run-baseline.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { ClaimRecord, GateResult, IterationRecord, RunState } from '../state/state-schema.js';
 import { remainingBudget } from '../usage/check-budgets.js';
@@ -7,6 +10,16 @@ import type { IterationStart } from './begin-iteration.js';
 import type { LoopContext } from './loop-context.js';
 import { markStoriesPassed } from './settle-prd.js';
 import { timeLeft } from './time-left.js';
+
+/**
+ * The tests.json pass-to-pass compares a claim with: the last accepted claim's run where it kept one, else
+ * the baseline's (the later of the two known).
+ */
+function testsReference(ctx: LoopContext, state: RunState): string {
+  const last = state.accepted.at(-1);
+  const accepted = last ? join(ctx.paths.iterationDir(last.iteration), 'tests.json') : undefined;
+  return accepted && existsSync(accepted) ? accepted : baselineTestsFile(join(ctx.paths.dir, 'baseline.log'));
+}
 
 /** How an iteration's claim (or, with --verify every, its work) was judged. */
 export interface Judgement {
@@ -71,6 +84,7 @@ export async function verifyClaim(
       save,
       runId: state.runId,
       baseline: state.baseline,
+      testsReference: testsReference(ctx, state),
       onVerifier: () => {
         state.verifierRuns += 1;
       },

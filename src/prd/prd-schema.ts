@@ -14,6 +14,16 @@ export const storySchema = z.looseObject({
   passes: z.boolean(),
   notes: z.string().optional(),
   dependsOn: z.array(z.string()).optional(),
+  /**
+   * What kind of work the story is, for verification: `tests` (only tests change: accepted without a source
+   * change), `refactor` (behaviour kept: its tests need not fail before it), else a feature or a fix, whose
+   * new tests must fail without its source change.
+   */
+  kind: z
+    .enum(['feature', 'fix', 'tests', 'refactor', 'docs', 'chore'], {
+      error: 'must be one of feature, fix, tests, refactor, docs, chore',
+    })
+    .optional(),
 });
 
 export const prdSchema = z.looseObject({

@@ -16,6 +16,8 @@ export interface VerifierPromptInput {
   gates: readonly Gate[];
   /** Where the verdict goes, as the prompt names it. */
   verdictFile: string;
+  /** What star-loop's own runs of the tests showed (src/prompt/describe-test-evidence.ts). */
+  evidence?: readonly string[];
 }
 
 /** The adversarial verifier's brief (prompts/verify.md): the claim, the commits, the gates, the verdict's format. */
@@ -37,5 +39,6 @@ export function buildVerifierPrompt(input: VerifierPromptInput): string {
         ? input.gates.map((g) => `   - ${g.name}: \`${g.command}\``).join('\n')
         : '   (no gates were found: inspect by reading and running the code)',
     verdictFile: input.verdictFile,
+    evidence: input.evidence?.length ? input.evidence.map((l) => `- ${l}`).join('\n') : undefined,
   });
 }

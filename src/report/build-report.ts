@@ -1,7 +1,7 @@
 import type { Plan } from '../recon/plan.js';
 import type { Recovery } from '../safety/evidence-store.js';
 import type { Finding } from '../state/finding-schema.js';
-import type { GateComparison, RunState } from '../state/state-schema.js';
+import type { GateComparison, RunState, Verification } from '../state/state-schema.js';
 import { iterationUsage, sumUsage, usageByStory } from '../usage/sum-usage.js';
 
 export const REPORT_SCHEMA = 'star-loop/report@1';
@@ -74,6 +74,8 @@ export interface Report {
     gates: GateComparison[];
     findings: Finding[];
     verifier?: { agent: string; verdict: 'accept' | 'reject'; error?: string; findings: Finding[] };
+    /** What the tests showed: pass-to-pass's reference, fail-to-pass. */
+    tests?: Verification['tests'];
   }>;
   /** PRD mode, at the end: accepted stories re-checked against the final HEAD. */
   recheck?: RunState['recheck'];
@@ -153,6 +155,7 @@ function reportClaims(records: RunState['records']): Report['claims'] {
       head: r.verification?.head ?? '',
       gates: r.verification?.gates ?? [],
       findings: r.verification?.findings ?? [],
+      tests: r.verification?.tests,
       verifier: r.verification?.verifier && {
         agent: r.verification.verifier.agent,
         verdict: r.verification.verifier.verdict,

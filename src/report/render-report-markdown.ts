@@ -1,3 +1,4 @@
+import { describeGateTests, describeTestChecks } from '../prompt/describe-test-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
@@ -79,11 +80,14 @@ function claims(report: Report): string[] {
     out.push(`### Iteration ${c.iteration}${c.story ? ` — ${c.story}` : ''}: ${c.verdict}`, '');
     out.push(`Work checked: \`${c.base.slice(0, 10)}..${c.head.slice(0, 10)}\``, '');
     if (c.gates.length > 0) {
-      out.push('| gate | before iteration 1 | now | |', '|---|---|---|---|');
-      for (const g of c.gates)
-        out.push(`| ${g.name} | ${gateState(g.baseline)} | ${gateState(g.now)} | ${g.outcome} |`);
+      out.push('| gate | before iteration 1 | now | | test evidence |', '|---|---|---|---|---|');
+      for (const g of c.gates) {
+        const evidence = cell(describeGateTests(g.now.tests));
+        out.push(`| ${g.name} | ${gateState(g.baseline)} | ${gateState(g.now)} | ${g.outcome} | ${evidence} |`);
+      }
       out.push('');
     }
+    for (const line of describeTestChecks(c.tests)) out.push(`- ${line}`);
     if (c.findings.length === 0) out.push('- no findings');
     for (const f of c.findings) out.push(`- [${f.rule}] ${where(f)}${f.detail}`);
     out.push(

@@ -82,6 +82,8 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
       gates: recon.gates,
       gateFiles: recon.gateFiles,
       gateTimeoutMs: options.gateTimeoutMs,
+      requireTests: options.requireTests,
+      mutants: { max: options.mutants, timeFactor: options.mutantTime },
       gatePlace: {
         git,
         dependencyRoot: options.root,

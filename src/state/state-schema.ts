@@ -75,6 +75,37 @@ export const verifierRecordSchema = z.object({
   keptRefs: z.array(z.string()).optional(),
 });
 
+/** Fail-to-pass on one claim (src/verify/check-fail-to-pass.ts): run or not (and why), what flipped. */
+export const failToPassSchema = z.object({
+  ran: z.boolean(),
+  reason: z.string().optional(),
+  durationMs: z.number().optional(),
+  /** `per-test`: judged on the claim's own tests; `gates`: on the test gates' exit codes (no identities). */
+  evidence: z.enum(['per-test', 'gates']).optional(),
+  tests: z.array(z.string()).optional(),
+  flipped: z.array(z.string()).optional(),
+});
+export type FailToPass = z.infer<typeof failToPassSchema>;
+
+/** Mutants of the claimed lines (src/verify/check-mutants.ts): each with what became of it. */
+export const mutantsSchema = z.object({
+  ran: z.boolean(),
+  reason: z.string().optional(),
+  durationMs: z.number().optional(),
+  mutants: z
+    .array(
+      z.object({
+        path: z.string(),
+        line: z.number(),
+        change: z.string(),
+        /** killed: a test failed; survived: every test passed; unloadable: the mutant does not parse (not run). */
+        outcome: z.enum(['killed', 'survived', 'unloadable']),
+      }),
+    )
+    .optional(),
+});
+export type MutantsRecord = z.infer<typeof mutantsSchema>;
+
 export const verificationSchema = z.object({
   base: z.string(),
   head: z.string(),
@@ -83,6 +114,14 @@ export const verificationSchema = z.object({
   verifier: verifierRecordSchema.optional(),
   /** Safety violations by the verifier agent itself. */
   safety: z.array(findingSchema).optional(),
+  /** The evidence from the tests: what pass-to-pass compared with, and fail-to-pass. */
+  tests: z
+    .object({
+      reference: z.string().optional(),
+      failToPass: failToPassSchema.optional(),
+      mutants: mutantsSchema.optional(),
+    })
+    .optional(),
 });
 
 export const claimRecordSchema = z.object({

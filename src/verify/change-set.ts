@@ -19,4 +19,6 @@ export interface ChangeSet {
   files: FileChange[];
   /** What the work was meant to do: the story's title and description, or the task. */
   intent: string;
+  /** The story's `kind` in prd.json; `task` in task mode (no structure: the task's words are all there is). */
+  kind?: string;
 }

@@ -22,6 +22,8 @@ export interface VerifierInput {
   story?: Story;
   task?: string;
   summary?: string;
+  /** What star-loop's own runs of the tests showed, for the brief. */
+  evidence?: readonly string[];
   /** Saves the run state while a rate limit is waited out. */
   save: () => Promise<void>;
   /** What is left of the run's budgets for this agent run, and of --max-time. */
@@ -98,6 +100,7 @@ async function verifyInto(ctx: VerifyContext, input: VerifierInput, received: st
     commits: await git.commitsBetween(input.base, input.head),
     gates: ctx.gates,
     verdictFile: ctx.sandbox ? relative(ctx.root, verdictFile) : received,
+    evidence: input.evidence,
   });
   await writeFile(join(input.runDir, 'verifier-prompt.md'), prompt, 'utf8');
   const guardBefore = await guardSnapshot(verifier.guard);

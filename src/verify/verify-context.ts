@@ -41,6 +41,10 @@ export interface VerifyContext {
   /** The repository's files the gates execute (src/gates/files-gates-run.ts), pinned with them. */
   gateFiles: readonly string[];
   gateTimeoutMs: number;
+  /** A claim with a source change must add or change a test (--require-tests). */
+  requireTests: boolean;
+  /** Mutants per claim (0: none) and their time budget in multiples of the test gates' own time. */
+  mutants: { max: number; timeFactor: number };
   /** Where the gates run: a clean copy of the commit, the trusted dependencies, the sandbox. */
   gatePlace: GatePlace;
   /** The environment gates and hooks run with. */

@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { compareGates } from '../gates/compare-gates.js';
 import { runGatesOn } from '../gates/run-gates.js';
 import type { Story } from '../prd/prd-schema.js';
+import { describeTestEvidence } from '../prompt/describe-test-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { Baseline, GateResult, Verification } from '../state/state-schema.js';
 import { buildChangeSet } from './build-change-set.js';
 import { checkGatePins } from './check-gate-pins.js';
 import { checkHooks } from './check-hooks.js';
+import { checkTests } from './check-tests.js';
 import { cheatDetectors } from './detectors/index.js';
 import { runVerifier } from './run-verifier.js';
 import type { VerifyContext } from './verify-context.js';
@@ -29,6 +31,8 @@ export interface VerifyInput {
   runId: string;
   /** The gates before iteration 1, and the commit they ran on. */
   baseline?: Baseline;
+  /** The tests.json pass-to-pass compares with: the baseline's, or the last accepted claim's. */
+  testsReference?: string;
   /** Called as the verifier starts: its run counts against the iteration budget. */
   onVerifier: () => void;
   /** What is left of the run's budgets for the verifier's agent run, and of --max-time. */
@@ -50,7 +54,11 @@ export interface VerifyOutcome {
  */
 export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promise<VerifyOutcome> {
   const { git, emit } = ctx;
-  const { results: gates, findings: untrusted } = await runGatesOn(
+  const {
+    results: gates,
+    findings: untrusted,
+    tests,
+  } = await runGatesOn(
     ctx.gates,
     {
       ...ctx.gatePlace,
@@ -68,7 +76,23 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
   const exclude = new Set(ctx.prdRelative ? [ctx.prdRelative] : []);
   const gateFiles = new Set(ctx.gateFiles);
   const work = await buildChangeSet(git, input.workStart, input.head, intent, exclude, gateFiles);
-  for (const detector of cheatDetectors) findings.push(...detector.detect(work));
+  work.kind = input.story ? (input.story.kind ?? 'feature') : 'task';
+  const evidence = await checkTests(ctx, {
+    work,
+    workStart: input.workStart,
+    head: input.head,
+    runDir: input.runDir,
+    baseline: input.baseline,
+    reference: input.testsReference,
+    now: tests,
+    results: gates,
+    findingsSoFar: findings.length,
+    claimed: input.claimed && complete,
+  });
+  findings.push(...evidence.findings);
+  for (const detector of cheatDetectors) {
+    findings.push(...detector.detect(work).filter((f) => !evidence.superseded.has(f.rule)));
+  }
   const runStart = input.baseline?.commit ?? input.workStart;
   const sinceRunStart =
     runStart === input.workStart ? work : await buildChangeSet(git, runStart, input.head, intent, exclude, gateFiles);
@@ -93,7 +117,13 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
     );
   }
 
-  const verification: Verification = { base: input.workStart, head: input.head, gates: compared.rows, findings };
+  const verification: Verification = {
+    base: input.workStart,
+    head: input.head,
+    gates: compared.rows,
+    findings,
+    tests: evidence.record,
+  };
   if (complete && input.claimed && findings.length === 0 && !ctx.signal.aborted) {
     input.onVerifier();
     emit({ type: 'verifier.started', iteration: input.iteration, agent: ctx.verifier.adapter.name });
@@ -106,6 +136,7 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
       story: input.story,
       task: ctx.task,
       summary: input.summary,
+      evidence: describeTestEvidence(gates, evidence.record),
       save: input.save,
       budget: input.budget,
       timeLeftMs: input.timeLeftMs,

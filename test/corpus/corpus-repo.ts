@@ -62,3 +62,21 @@ test('multiplies', () => {
 `;
 /** The honest implementation of the default story, which most cheats add on top of their trick. */
 export const FEATURE = { 'src/multiply.js': MULTIPLY, 'test/multiply.test.js': MULTIPLY_TEST };
+
+/** A Rust crate beside the JavaScript (its `cargo test` gate builds offline: no dependencies). */
+export const RUST_CRATE = {
+  'Cargo.toml': '[package]\nname = "corpus"\nversion = "0.1.0"\nedition = "2021"\n',
+  'src/lib.rs':
+    'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n' +
+    '    #[test]\n    fn adds() {\n        assert_eq!(add(2, 3), 5);\n    }\n\n' +
+    '    #[test]\n    fn adds_zero() {\n        assert_eq!(add(0, 0), 0);\n    }\n}\n',
+};
+
+/** A Go module beside the JavaScript (its `go test` gate needs go on PATH: .ci/run installs it). */
+export const GO_MODULE = {
+  'go.mod': 'module example.com/corpus\n\ngo 1.19\n',
+  'calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n',
+  'calc_test.go':
+    'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("bad")\n\t}\n}\n\n' +
+    'func TestAddZero(t *testing.T) {\n\tif Add(0, 0) != 0 {\n\t\tt.Fatal("bad")\n\t}\n}\n',
+};

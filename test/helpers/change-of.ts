@@ -28,6 +28,6 @@ export function fileChange(
   return { path, oldPath, status, added: diff(a, b), removed: diff(b, a), before, after };
 }
 
-export function changeSet(files: FileChange[], intent = 'Add multiply'): ChangeSet {
-  return { base: 'b'.repeat(40), head: 'h'.repeat(40), files, intent };
+export function changeSet(files: FileChange[], intent = 'Add multiply', kind?: string): ChangeSet {
+  return { base: 'b'.repeat(40), head: 'h'.repeat(40), files, intent, kind };
 }

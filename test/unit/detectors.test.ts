@@ -191,10 +191,14 @@ describe('stubs', () => {
 });
 
 describe('testsOnly and emptyClaim', () => {
-  it('flags a feature written only in tests, unless the work is about tests', () => {
+  it('flags a feature written only in tests, unless the story says "kind": "tests"', () => {
     const onlyTests = [fileChange('test/m.test.js', undefined, "test('m', () => {});\n")];
     expect(rules(testsOnly.detect(changeSet(onlyTests, 'Add multiply')))).toEqual(['implemented-in-tests-only']);
-    expect(testsOnly.detect(changeSet(onlyTests, 'Add tests for multiply'))).toEqual([]);
+    expect(testsOnly.detect(changeSet(onlyTests, 'Add multiply', 'tests'))).toEqual([]);
+    // A story's words are not structure: only its kind counts. A task has no structure, so its words do.
+    const wordy = changeSet(onlyTests, 'Add tests for multiply', 'feature');
+    expect(rules(testsOnly.detect(wordy))).toEqual(['implemented-in-tests-only']);
+    expect(testsOnly.detect(changeSet(onlyTests, 'Add tests for multiply', 'task'))).toEqual([]);
     expect(testsOnly.detect(changeSet([...onlyTests, fileChange('src/m.js', undefined, 'x\n')]))).toEqual([]);
   });
 
