@@ -79,6 +79,40 @@ const SWAPS: Array<{ find: RegExp; to: string; families: Family[] }> = [
   { find: /\bFalse\b/, to: 'True', families: ['python'] },
 ];
 
+/**
+ * The lines (1-based) a multi-line string or block comment touches: a docstring's prose, a template
+ * literal's text, a `/* … *\/` comment — never code to mutate. Tracked line by line, per family. Pure.
+ */
+export function proseLines(text: string, family: Family): Set<number> {
+  const out = new Set<number>();
+  const delimiters = family === 'python' ? ['"""', "'''"] : family === 'js' ? ['`'] : ['`'];
+  let open: string | undefined;
+  let comment = false;
+  text.split('\n').forEach((line, i) => {
+    const n = i + 1;
+    if (family !== 'python') {
+      let at = 0;
+      const wasComment = comment;
+      for (;;) {
+        const next = comment ? line.indexOf('*/', at) : line.indexOf('/*', at);
+        if (next === -1) break;
+        comment = !comment;
+        at = next + 2;
+      }
+      if (wasComment || comment) out.add(n);
+    }
+    const wasOpen = open !== undefined;
+    for (const d of delimiters) {
+      if (open !== undefined && open !== d) continue;
+      const count = line.split(d).length - 1;
+      if (count % 2 === 1) open = open === undefined ? d : undefined;
+      if (count > 0 && family === 'python') out.add(n);
+    }
+    if (wasOpen || open !== undefined) out.add(n);
+  });
+  return out;
+}
+
 /** Mutants of one line, in order of how much they say (a replaced return value first). */
 function lineMutants(line: string, family: Family): Array<{ change: string; text: string }> {
   const code = codeOnly(line, family);
@@ -128,7 +162,9 @@ export function mutantsOf(path: string, text: string, lines: readonly number[]):
   const family = familyOf(path);
   if (!family) return [];
   const all = text.split('\n');
+  const prose = proseLines(text, family);
   const perLine = [...new Set(lines)]
+    .filter((n) => !prose.has(n))
     .sort((a, b) => a - b)
     .map((n) =>
       lineMutants(all[n - 1] ?? '', family).map((m) => {

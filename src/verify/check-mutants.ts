@@ -11,6 +11,9 @@ import type { ChangeSet } from './change-set.js';
 import { isSnapshotFile, isTestFile } from './languages/index.js';
 import type { VerifyContext } from './verify-context.js';
 
+/** Mutants run whatever the time budget says, unless one is killed first (or --mutants is lower). */
+const MIN_MUTANTS = 3;
+
 /** Story kinds that add no behaviour for a test to pin down: their lines are not mutated. */
 const KEEPS_BEHAVIOUR = new Set(['tests', 'refactor', 'docs', 'chore']);
 
@@ -64,8 +67,9 @@ function killed(input: MutantInput, run: { results: GateResult[]; tests: TestsFi
 /**
  * Mutants of the claimed lines: the non-test lines the claim added or changed, mutated one at a time (a
  * flipped comparison or operator, a negated condition, a replaced return value, a dropped statement), each
- * in a throw-away copy of the claim with the test gates run on it — within the budget (count and time). If
- * none is killed, the claimed code can be broken without any test noticing.
+ * in a throw-away copy of the claim with the test gates run on it, until one is killed — within the budget
+ * (count and time, at least three). If none is killed, the claimed code can be broken without any test
+ * noticing.
  */
 export async function checkMutants(
   ctx: VerifyContext,
@@ -101,7 +105,10 @@ export async function checkMutants(
   const mutants: NonNullable<MutantsRecord['mutants']> = [];
   let run = 0;
   for (const mutant of candidates) {
-    if (run >= max || (run > 0 && Date.now() - started >= budgetMs) || ctx.signal.aborted) break;
+    // One killed mutant is the evidence asked for; until then, at least MIN_MUTANTS (an equivalent mutant —
+    // a change no test could see — must not decide alone), then as many as the time budget allows.
+    if (mutants.some((m) => m.outcome === 'killed') || run >= max || ctx.signal.aborted) break;
+    if (run >= Math.min(MIN_MUTANTS, max) && Date.now() - started >= budgetMs) break;
     const row = { path: mutant.path, line: mutant.line, change: mutant.change };
     if (!(await parses(mutant))) {
       mutants.push({ ...row, outcome: 'unloadable' });

@@ -41,3 +41,16 @@ describe('mutants of the claimed lines', () => {
     expect(mutantsOf('README.md', 'a + b\n', [1])).toEqual([]);
   });
 });
+
+describe('prose is not code', () => {
+  it('a Python docstring (and its quotes), a template literal, a block comment are never mutated', () => {
+    const py =
+      'def f(a, b=False):\n    """Adds a and b.\n\n    If a and b are equal, a + b is even.\n    """\n    return a + b\n';
+    expect(changes('m.py', py, [2, 3, 4, 5, 6]).map((c) => c.split(' | ')[0])).toEqual([
+      '6 return value → None',
+      '6 + → -',
+    ]);
+    const js = 'const s = `a\nb + c\n`;\n/* x\n a && b\n*/\nexport const g = (a) => a && 1;\n';
+    expect(changes('m.js', js, [2, 5, 7]).map((c) => c.split(' | ')[0])).toEqual(['7 && → ||']);
+  });
+});
