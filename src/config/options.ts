@@ -60,7 +60,7 @@ export interface RunOptions {
   verifierAgent: string;
   /** A claim with a source change must add or change a test (else: recorded as no new test evidence). */
   requireTests: boolean;
-  /** At most this many mutants of the claimed lines per claim (0: none), in at most `mutantTime` × the test gates' time. */
+  /** Mutants of the claimed lines per claim (0: none), in at most `mutantTime` × the test gates' time. */
   mutants: number;
   mutantTime: number;
   verifierModel?: string;

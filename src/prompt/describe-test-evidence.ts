@@ -47,7 +47,11 @@ export function describeTestChecks(tests: Verification['tests']): string[] {
     const took = m.durationMs !== undefined ? ` in ${(m.durationMs / 1000).toFixed(1)} s` : '';
     lines.push(
       `mutants of the claimed lines: ${count('killed')} killed, ${count('survived')} survived` +
-        `${count('unloadable') ? `, ${count('unloadable')} not parsing (not run)` : ''}${took}`,
+        `${count('unloadable') ? `, ${count('unloadable')} not parsing (not run)` : ''}${took}` +
+        (m.advisory
+          ? ' — no test catches the claimed code; recorded, not held against the claim (it adds no test; ' +
+            '--require-tests would)'
+          : ''),
     );
     for (const r of rows) lines.push(`  ${r.path}:${r.line} \`${r.change}\`: ${r.outcome}`);
   }

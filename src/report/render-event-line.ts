@@ -1,9 +1,12 @@
 import type { LoopEventWithTime } from '../loop/events.js';
-import type { GateResult } from '../state/state-schema.js';
+import type { GateBaseline, GateResult } from '../state/state-schema.js';
 import { formatDuration } from '../util/parse-duration.js';
 import { renderPlan } from './render-plan.js';
 
 /** One concise human line (or none) per loop event. Pure, so the terminal output is table-tested. */
+const baselineGate = (g: GateBaseline) =>
+  `${g.name} ${g.status}${g.failures ? ` (${g.failures} failing)` : ''} — ${evidenceWords(g.tests)}`;
+
 /** Which gates give star-loop every test by name, which only totals or an exit code. */
 function evidenceWords(tests: GateResult['tests']): string {
   if (!tests || tests.evidence === 'exit-code') return 'exit code only';
@@ -57,16 +60,7 @@ export function renderEventLine(event: LoopEventWithTime): string | undefined {
         `${formatDuration(event.result.durationMs)}`
       );
     case 'baseline.finished':
-      return (
-        `baseline (before iteration 1): ` +
-        `${
-          event.gates
-            .map(
-              (g) => `${g.name} ${g.status}${g.failures ? ` (${g.failures} failing)` : ''} — ${evidenceWords(g.tests)}`,
-            )
-            .join(', ') || 'no gates'
-        }`
-      );
+      return `baseline (before iteration 1): ${event.gates.map(baselineGate).join(', ') || 'no gates'}`;
     case 'verifier.started':
       return `    verifier (${event.agent}): trying to prove the claim wrong`;
     case 'verifier.finished':

@@ -103,6 +103,8 @@ export const mutantsSchema = z.object({
       }),
     )
     .optional(),
+  /** Survivors recorded, not held against the claim: it adds no test and --require-tests is off. */
+  advisory: z.boolean().optional(),
 });
 export type MutantsRecord = z.infer<typeof mutantsSchema>;
 

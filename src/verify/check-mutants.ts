@@ -48,6 +48,11 @@ export interface MutantInput {
   /** The test gates' results and tests on the claim itself. */
   results: readonly GateResult[];
   tests: TestsFile['gates'];
+  /**
+   * Whether survivors reject the claim: it adds or changes tests, or --require-tests is on. A claim with no
+   * test of its own has "no new test evidence", recorded unless --require-tests: its survivors are too.
+   */
+  decisive: boolean;
 }
 
 /** Killed: a test gate green on the claim is red on the mutant, or a test that passed on the claim does not. */
@@ -128,6 +133,7 @@ export async function checkMutants(
   if (run === 0) return { findings: [], record: { ...record, reason: 'no mutant of the claimed lines parses' } };
   const tried = mutants.filter((m) => m.outcome !== 'unloadable');
   if (tried.some((m) => m.outcome === 'killed')) return { findings: [], record };
+  if (!input.decisive) return { findings: [], record: { ...record, advisory: true } };
   const shown = tried
     .slice(0, 4)
     .map((m) => `${m.path}:${m.line} \`${m.change}\``)

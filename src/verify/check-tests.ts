@@ -7,6 +7,7 @@ import type { ChangeSet } from './change-set.js';
 import { checkFailToPass } from './check-fail-to-pass.js';
 import { checkMutants } from './check-mutants.js';
 import { checkPassToPass } from './check-pass-to-pass.js';
+import { isTestFile } from './languages/index.js';
 import type { VerifyContext } from './verify-context.js';
 
 /** A tests.json, or undefined where there is none (a run from before per-test evidence) or it is unreadable. */
@@ -79,6 +80,7 @@ export async function checkTests(
       runDir: input.runDir,
       results: input.results,
       tests: input.now,
+      decisive: ctx.requireTests || input.work.files.some((f) => isTestFile(f.path)),
     });
     findings.push(...mutants.findings);
     record.mutants = mutants.record;

@@ -95,4 +95,36 @@ describe('which gates give every test, which only totals or an exit code — sai
     // Not every test gate names its tests, so the diff's pattern stays as a hint beside them.
     expect(rules).toContain('test-file-removed');
   });
+
+  it('a claim with no test of its own: recorded as no new test evidence, with the surviving mutants; --require-tests rejects it', async () => {
+    const work = {
+      write: { 'src/subtract.js': 'export const subtract = (a, b) => a - b;\n' },
+      claim: { complete: true, story: 'US-001' },
+    };
+    const { repo, aux } = await project();
+    const agent = await scriptedAgent(aux, { steps: [work] });
+    expect((await run(repo, agent.cmd)).exitCode).toBe(0);
+    const report = await readFile(join(repo, '.star/report.md'), 'utf8');
+    expect(report).toContain('fail-to-pass: not run — no new test evidence: the claim adds or changes no test');
+    expect(report).toContain('0 killed');
+    expect(report).toContain('recorded, not held against the claim (it adds no test; --require-tests would)');
+
+    const strict = await project();
+    const again = await scriptedAgent(strict.aux, { steps: [work] });
+    await runCli(strict.repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      again.cmd,
+      '--max-iterations',
+      '2',
+      '--require-tests',
+    ]);
+    const state = await readJson<State>(join(strict.repo, '.star/state.json'));
+    expect(state.records[0]?.verdict).toBe('rejected');
+    expect(state.records[0]?.findings.map((f) => f.rule)).toEqual(['no-new-tests']);
+  });
 });

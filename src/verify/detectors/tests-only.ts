@@ -3,6 +3,7 @@ import type { ChangeSet } from '../change-set.js';
 import { isSnapshotFile, isTestFile } from '../languages/index.js';
 import { type CheatDetector, finding } from './cheat-detector.js';
 
+const KIND_HINT = ' (a story that is test work says "kind": "tests" in prd.json)';
 const ABOUT_TESTS = /\b(tests?|specs?|testing|coverage|test suite)\b/i;
 
 /**
@@ -21,7 +22,7 @@ export const testsOnly: CheatDetector = {
         'implemented-in-tests-only',
         change.files[0]?.path ?? '',
         undefined,
-        `only test files changed: the feature is not in the source${change.kind === 'task' ? '' : ' (a story that is test work says "kind": "tests" in prd.json)'}`,
+        `only test files changed: the feature is not in the source${change.kind === 'task' ? '' : KIND_HINT}`,
       ),
     ];
   },
