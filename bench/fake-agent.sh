@@ -4,6 +4,8 @@
 # BENCH_CLAIM=1: it also claims its story; as the verifier (STAR_ROLE=verifier) it accepts.
 # BENCH_PRINT_BYTES=N: it first prints N bytes of assistant messages (the peak-memory benchmark).
 # BENCH_SLEEP=S: as the implementer it first sleeps S seconds (a slow agent, for the fleet benchmark).
+# BENCH_FEATURE=1: its work is a feature with its test (src/<story>.js, test/<story>.test.js), for the cost of
+# verification by execution (fail-to-pass and mutants).
 cat > /dev/null
 if [ -n "$BENCH_SLEEP" ] && [ "$STAR_ROLE" != verifier ]; then sleep "$BENCH_SLEEP"; fi
 # A story's work goes to a file of its own, so stories run side by side (the fleet) do not conflict.
@@ -12,6 +14,12 @@ if [ "$STAR_ROLE" = verifier ]; then
   printf '%s' '{"verdict":"accept","findings":[]}' > "$STAR_VERDICT_FILE"
 else
   echo "step $$" >> "$work"
+  if [ -n "$BENCH_FEATURE" ]; then
+    id=$(printf '%s' "${STAR_STORY_ID:-task}" | tr -c 'A-Za-z0-9' '_')
+    mkdir -p src test
+    printf 'export function f_%s(x) {\n  return x * 2 + 1;\n}\n' "$id" > "src/$id.js"
+    printf "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { f_%s } from '../src/%s.js';\n\ntest('f_%s', () => {\n  assert.equal(f_%s(1), 3);\n  assert.equal(f_%s(4), 9);\n});\n" "$id" "$id" "$id" "$id" "$id" > "test/$id.test.js"
+  fi
   # Like agents of other runners it commits; in star-loop's sandbox .git is read-only and star-loop commits.
   { git add "$work" && git -c user.name=bench -c user.email=bench@example.invalid commit -q -m "bench step" --no-verify; } 2>/dev/null
   if [ -n "$BENCH_CLAIM" ]; then printf '{"complete":true,"story":"%s"}' "$STAR_STORY_ID" > "$STAR_CLAIM_FILE"; fi

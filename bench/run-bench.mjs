@@ -1,8 +1,8 @@
 // star-loop's own cost, measured side by side with a bare bash loop running the same fake agent.
 // Usage: npm run bench [-- --quick]  (needs `npm run build` first; writes bench/results.json)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFixtures } from './make-fixtures.mjs';
@@ -151,6 +151,49 @@ function verificationOverhead() {
   return { claims: overheads.length, overheadMsPerClaim: median(overheads), exitCode: r.status };
 }
 
+/**
+ * Verification by execution, per claim, in multiples of the test gate's own time: a project whose
+ * `node --test` suite takes about a second, features claimed with their tests (fail-to-pass runs, and
+ * mutants until one is killed), the verifier's time left out.
+ */
+function verificationCost() {
+  const repo = mkdtempSync(join(tmpdir(), 'star-loop-bench-verify-'));
+  const git = (...args) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: repo });
+  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'bench', type: 'module', scripts: { test: 'node --test' } })}\n`);
+  mkdirSync(join(repo, 'test'));
+  for (let i = 0; i < 20; i++) {
+    const cases = Array.from({ length: 10 }, (_, k) => `test('sum ${i}.${k}', () => {\n  let s = 0;\n  for (let n = 0; n < 200000; n++) s += n % 7;\n  assert.ok(s > 0);\n});\n`);
+    writeFileSync(join(repo, 'test', `suite-${i}.test.js`), `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n\n${cases.join('\n')}`);
+  }
+  const stories = quick ? 3 : 6;
+  const prd = { project: 'bench', userStories: Array.from({ length: stories }, (_, i) => ({ id: `US-${i + 1}`, title: `Feature ${i + 1}`, passes: false, priority: i + 1 })) };
+  writeFileSync(join(repo, 'prd.json'), `${JSON.stringify(prd, null, 2)}\n`);
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-qm', 'bench project');
+  git('switch', '-qc', 'work');
+  const r = timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--max-iterations', String(stories * 2 + 1)], {
+    cwd: repo,
+    env: { ...ENV, BENCH_CLAIM: '1', BENCH_FEATURE: '1' },
+  });
+  const events = readFileSync(join(repo, '.star', 'log.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const ratios = [];
+  for (let n = 1; n <= stories * 2; n++) {
+    const list = events.filter((e) => e.iteration === n);
+    const t = (type) => list.find((e) => e.event === type);
+    const agentDone = t('agent.finished');
+    const verdict = t('claim.verdict');
+    if (!agentDone || !verdict) continue;
+    const gate = list.filter((e) => e.event === 'gate.finished').reduce((sum, e) => sum + e.result.durationMs, 0);
+    const vStart = t('verifier.started');
+    const vEnd = t('verifier.finished');
+    const verifier = vStart && vEnd ? Date.parse(vEnd.time) - Date.parse(vStart.time) : 0;
+    if (gate > 0) ratios.push((Date.parse(verdict.time) - Date.parse(agentDone.time) - verifier) / gate);
+  }
+  rmSync(repo, { recursive: true, force: true });
+  return { claims: ratios.length, ratioToTestGate: median(ratios), exitCode: r.status };
+}
+
 const results = { machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version }, date: new Date().toISOString() };
 console.error('startup…');
 results.startup = startup();
@@ -166,6 +209,8 @@ console.error('prompt bytes…');
 results.prompt = promptBytes();
 console.error('verification overhead…');
 results.verification = verificationOverhead();
+console.error('verification by execution, per claim…');
+results.verificationCost = verificationCost();
 console.error('peak memory with a flood of agent output…');
 results.memory = peakRss();
 
@@ -180,6 +225,7 @@ const rows = [
   ['peak RSS, agent printing ' + `${results.memory.agentOutputBytes / 2 ** 20} MiB`, `${f(results.memory.peakRssMb)} MB`, '≤ 120 MB'],
   ['prompt bytes at iterations 1 / 20 / last', `${Object.values(results.prompt.at).join(' / ')} (last ÷ 20 = ${results.prompt.ratioLastTo20.toFixed(3)})`, '≤ 1.05'],
   ['verification overhead per claim beyond gates and verifier', `${f(results.verification.overheadMsPerClaim)} ms (median of ${results.verification.claims} claims)`, '—'],
+  ['verification cost per claim, mutants on (gates, fail-to-pass, mutants; verifier aside)', `${results.verificationCost.ratioToTestGate.toFixed(2)} × the test gate's own time (median of ${results.verificationCost.claims} claims)`, '≤ 3 ×'],
 ];
 console.log(`| measure | result | target |\n|---|---|---|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}`);
 console.log(`\nmachine: ${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}; ${results.date}`);
