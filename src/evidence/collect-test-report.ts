@@ -17,7 +17,10 @@ const JUNIT_DIRS = [
   'test-results',
 ];
 
+/** A report file, up to 64 MiB (a gate's processes could write anything there). */
 async function readIfThere(file: string): Promise<string | undefined> {
+  const size = (await stat(file).catch(() => undefined))?.size;
+  if (size === undefined || size > 64 * 1024 * 1024) return undefined;
   return readFile(file, 'utf8').catch(() => undefined);
 }
 
@@ -75,7 +78,10 @@ export async function collectTestReport(input: CollectInput): Promise<TestReport
     runners.push(runner);
     tests.push(...cases);
   };
-  add('node --test', nodeEvents((await readIfThere(join(input.dir, EVIDENCE_FILES.node))) ?? '', input.seenAt));
+  const nodeFiles = (await readdir(input.dir).catch(() => [])).filter((f) => f.startsWith(`${EVIDENCE_FILES.node}.`));
+  for (const file of nodeFiles.sort()) {
+    add('node --test', nodeEvents((await readIfThere(join(input.dir, file))) ?? '', input.seenAt));
+  }
   add('pytest', parseJunit((await readIfThere(join(input.dir, EVIDENCE_FILES.pytest))) ?? ''));
   add('go test', parseGoTest(input.output));
   add('cargo test', parseCargoTest(input.output));

@@ -1,8 +1,9 @@
 // A reporter for node's test runner (`node --test`), loaded through NODE_OPTIONS by star-loop's gates: it
-// appends one JSON line per finished test — file, full name with its suites, outcome — to the file named by
-// STAR_LOOP_TEST_EVENTS, and prints nothing (the user's own reporter still prints). Runs in the gate's
-// process, so it depends on nothing but node itself.
-import { appendFileSync } from 'node:fs';
+// writes one JSON line per finished test — file, full name with its suites, outcome — to the file named by
+// STAR_LOOP_TEST_EVENTS plus this process's id (a gate may run node --test more than once), once, when the
+// run ends (replacing whatever a test file wrote there), and prints nothing (the user's own reporter still prints). Runs in the gate's process, so it depends on nothing but
+// node itself.
+import { writeFileSync } from 'node:fs';
 
 interface TestData {
   name: string;
@@ -16,6 +17,7 @@ interface TestData {
 export default async function* starLoopReporter(source: AsyncIterable<{ type: string; data: TestData }>) {
   const target = process.env.STAR_LOOP_TEST_EVENTS;
   const suites = new Map<string, string[]>();
+  const lines: string[] = [];
   for await (const event of source) {
     const { data } = event;
     if (!target || !data || typeof data.name !== 'string') continue;
@@ -40,7 +42,8 @@ export default async function* starLoopReporter(source: AsyncIterable<{ type: st
             ? 'cancelled'
             : 'fail';
     const name = [...stack.slice(0, data.nesting), data.name].join(' > ');
-    appendFileSync(target, `${JSON.stringify({ file: data.file ?? '', name, outcome })}\n`);
+    lines.push(`${JSON.stringify({ file: data.file ?? '', name, outcome })}\n`);
   }
+  if (target) writeFileSync(`${target}.${process.pid}`, lines.join(''));
   yield '';
 }

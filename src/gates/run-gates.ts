@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, stat } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { collectTestReport } from '../evidence/collect-test-report.js';
 import { evidenceEnv } from '../evidence/evidence-env.js';
@@ -66,7 +66,7 @@ export async function runGatesOn(
  */
 export async function runGates(gates: readonly Gate[], options: GateRunOptions): Promise<GateRun[]> {
   const results: GateRun[] = [];
-  const reporter = options.evidence ? await nodeReporterFor(options.env) : undefined;
+  const reporter = options.evidence ? await reporterBeside(options.evidence.dir, options.env) : undefined;
   for (const [index, gate] of gates.entries()) {
     if (options.signal?.aborted) break;
     await appendFile(options.logFile, `\n===== gate ${gate.name}: ${gate.command}\n`);
@@ -129,6 +129,18 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
     options.onResult?.(result);
   }
   return results;
+}
+
+/**
+ * star-loop's reporter for node's test runner, copied into the evidence folder: the gates always reach it
+ * there, in the sandbox too (star-loop itself may be installed where a sandbox does not look, under $HOME).
+ */
+async function reporterBeside(dir: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const reporter = await nodeReporterFor(env);
+  if (!reporter) return undefined;
+  const copy = join(dir, 'star-loop-node-reporter.mjs');
+  await copyFile(reporter, copy);
+  return copy;
 }
 
 /** What a gate printed: the log from where its run began (the log holds everything, redacted). */

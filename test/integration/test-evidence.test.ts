@@ -150,4 +150,15 @@ describe('every gate run reports its tests, the gate command as written', () => 
     expect(run.tests[0]?.report.tests?.map((t) => t.outcome)).toContain('fail');
     expect(await git(repo, 'status', '--porcelain')).toBe('');
   });
+
+  it('a gate that runs node --test twice reports both runs (one events file per runner process)', async () => {
+    const { repo, head } = await project();
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-twice.log`);
+    const twice = [
+      { name: 'twice', command: 'node --test test/ && node --test test/', kind: 'test' as const, source: 'x' },
+    ];
+    const run = await runGatesOn(twice, { ...place(repo), commit: head, logFile: log });
+    expect(run.tests[0]?.report.evidence).toBe('per-test');
+    expect(run.tests[0]?.report.tests?.filter((t) => t.name === 'adds')).toHaveLength(2);
+  });
 });
