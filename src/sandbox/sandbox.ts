@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { bwrapArgs, networkEnv, PROXY_PORT } from './bwrap-args.js';
 import type { Endpoint } from './endpoint.js';
 import { NetworkGate } from './network-gate.js';
@@ -47,6 +47,11 @@ export interface SandboxSetup {
   dependencyDirs: readonly string[];
   /** HOME and PATH of the run. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Host paths the sandbox would hide that the agent's own command needs, read-only inside: PATH folders
+   * under /tmp, and files the agent command names under /tmp or $HOME (hiddenToolPaths).
+   */
+  visible?: readonly string[];
 }
 
 /** One sandboxed process's view, on top of the run's. */
@@ -147,6 +152,7 @@ export class Sandbox {
       ...setup.keepReadOnly
         .filter((p) => [...writable, ...homeWritable].some((w) => inside(p, w)))
         .map((p) => ({ from: p, to: p })),
+      ...(setup.visible ?? []).map((p) => ({ from: p, to: p })),
     ];
     let gate: NetworkGate | undefined;
     let network: SandboxSpec['network'] = { mode: 'none' };
@@ -174,6 +180,29 @@ export class Sandbox {
     };
     return new Box(spec, setup.bwrap, gate);
   }
+}
+
+/**
+ * What the sandbox hides (its own empty /tmp and $HOME) that a run's tools live in: PATH folders under
+ * /tmp (a project's `node_modules/.bin`: the whole `node_modules`, its links point there), and absolute
+ * paths the agent command names under /tmp or $HOME (a script, never a folder: $HOME's credentials stay
+ * hidden). Never the work tree or a folder holding it.
+ */
+export function hiddenToolPaths(env: NodeJS.ProcessEnv, root: string, agentCmd?: string): string[] {
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : undefined;
+  const tmp = '/tmp';
+  const out = new Set<string>();
+  for (const entry of (env.PATH ?? '').split(delimiter)) {
+    if (!isAbsolute(entry) || entry === tmp || !inside(entry, tmp)) continue;
+    const parent = dirname(entry);
+    out.add(basename(entry) === '.bin' && basename(parent) === 'node_modules' ? parent : entry);
+  }
+  for (const m of (agentCmd ?? '').matchAll(/(?:^|[\s'"=])(\/[^\s'"]+)/g)) {
+    const path = m[1] ?? '';
+    if (!(inside(path, tmp) || (home && inside(path, home))) || path === tmp || path === home) continue;
+    if (existsSync(path) && statSync(path).isFile()) out.add(path);
+  }
+  return [...out].filter((p) => !inside(root, p) && !inside(p, root)).sort();
 }
 
 /** A path given on the command line or in star.config.json: `~` is $HOME, relative is to the repository root. */

@@ -2,7 +2,7 @@ import type { RunOptions } from '../config/options.js';
 import type { SandboxDecision } from '../sandbox/decide-sandbox.js';
 import { parseEndpoints } from '../sandbox/endpoint.js';
 import type { SandboxSupport } from '../sandbox/probe-sandbox.js';
-import { resolveUserPath, Sandbox } from '../sandbox/sandbox.js';
+import { hiddenToolPaths, resolveUserPath, Sandbox } from '../sandbox/sandbox.js';
 
 /** The run's sandbox, when recon decided to use one: what it mounts, hides and lets through. */
 export function openSandbox(input: {
@@ -27,5 +27,6 @@ export function openSandbox(input: {
     allowWrite: options.sandbox.allowWrite.map((p) => resolveUserPath(p, options.root)),
     dependencyDirs: input.dependencyDirs,
     env: process.env,
+    visible: hiddenToolPaths(process.env, options.root, options.agentCmd),
   });
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, onTestFinished } from 'vitest';
 import { parseEndpoint } from '../../src/sandbox/endpoint.js';
-import { type BoxOptions, Sandbox } from '../../src/sandbox/sandbox.js';
+import { type BoxOptions, hiddenToolPaths, Sandbox } from '../../src/sandbox/sandbox.js';
 import { gitdir } from '../helpers/gitdir.js';
 import { sandboxIt, sandboxSupport } from '../helpers/needs-sandbox.js';
 
@@ -161,6 +161,34 @@ describe('the sandbox (bubblewrap), for real', () => {
         `pwd; cat claimed.txt; cat node_modules/dep.js; echo x > node_modules/dep.js 2>/dev/null || echo deps-ro; ls a.txt 2>/dev/null || echo real-tree-hidden`,
       );
       expect(result.stdout.split('\n')).toEqual([root, 'the claimed commit', 'trusted', 'deps-ro', 'real-tree-hidden']);
+    },
+  );
+
+  sandboxIt(
+    'tools the run needs from /tmp or $HOME are seen read-only: PATH folders, the agent command’s script',
+    async () => {
+      const { root, home, outside } = await setup();
+      const bin = join(outside, 'node_modules', '.bin');
+      await mkdir(bin, { recursive: true });
+      await writeFile(join(outside, 'node_modules', 'tool.sh'), 'echo tool ran\n');
+      const script = join(home, 'bin-agent.sh');
+      await writeFile(script, 'echo agent ran\n');
+      const env = { HOME: home, PATH: `${bin}:${process.env.PATH}` };
+      const visible = hiddenToolPaths(env, root, `sh ${script} --flag`);
+      // node_modules/.bin: the whole node_modules (its links point there); from $HOME the script, not its folder.
+      expect(visible).toEqual([join(outside, 'node_modules'), script].sort());
+      expect(hiddenToolPaths({ ...env, PATH: `/tmp:${root}/node_modules/.bin` }, root, `sh ${root}/x.sh`)).toEqual([]);
+      const { sandbox } = await setup({ root, env, visible });
+      const run = await inBox(
+        sandbox,
+        { treeWritable: true },
+        `sh ${join(outside, 'node_modules', 'tool.sh')}; sh ${script}; cat ${home}/.ssh/id_ed25519 2>&1 || true; ` +
+          `touch ${script} 2>&1 || true`,
+      );
+      expect(run.stdout).toContain('tool ran');
+      expect(run.stdout).toContain('agent ran');
+      expect(run.stdout).not.toContain('PRIVATE KEY');
+      expect(run.stdout).toMatch(/Read-only file system/);
     },
   );
 });
