@@ -1,8 +1,8 @@
 // A reporter for node's test runner (`node --test`), loaded through NODE_OPTIONS by star-loop's gates: it
 // writes one JSON line per finished test — file, full name with its suites, outcome — to the file named by
 // STAR_LOOP_TEST_EVENTS plus this process's id (a gate may run node --test more than once), once, when the
-// run ends (replacing whatever a test file wrote there), and prints nothing (the user's own reporter still prints). Runs in the gate's process, so it depends on nothing but
-// node itself.
+// run ends (replacing whatever a test file wrote there), and prints nothing (the user's own reporter still
+// prints). Runs in the gate's process, so it depends on nothing but node itself.
 import { writeFileSync } from 'node:fs';
 
 interface TestData {
