@@ -5,6 +5,7 @@ import type { Finding } from '../state/finding-schema.js';
 import type { FailToPass } from '../state/state-schema.js';
 import { type TestCase, type TestsFile, testId } from '../state/test-report-schema.js';
 import type { ChangeSet, FileChange } from './change-set.js';
+import { inTestFile } from './cite-test-evidence.js';
 import { isSnapshotFile, isTestFile, languageOf } from './languages/index.js';
 import { testBodies } from './test-bodies.js';
 import type { VerifyContext } from './verify-context.js';
@@ -28,12 +29,6 @@ export interface FailToPassInput {
 
 const isTestish = (f: FileChange) => isTestFile(f.path) || isSnapshotFile(f.path);
 
-/** Whether a test's identity is in `file` (a path, or pytest's module name for it). */
-function inFile(test: TestCase, file: string): boolean {
-  const module = file.replace(/\.py$/, '').replace(/\//g, '.');
-  return test.file === file || test.file === module || test.file.startsWith(`${module}.`);
-}
-
 /** The claim's own tests: in the test files it changed, passing now, and new or with a changed body. */
 function claimTests(input: FailToPassInput, files: readonly FileChange[]): Map<string, TestCase[]> {
   const before = new Set(
@@ -45,7 +40,7 @@ function claimTests(input: FailToPassInput, files: readonly FileChange[]): Map<s
   for (const gate of input.now) {
     const tests = (gate.report.tests ?? []).filter((t) => {
       if (t.outcome !== 'pass') return false;
-      const file = files.find((f) => inFile(t, f.path));
+      const file = files.find((f) => inTestFile(t, f.path));
       if (!file) return false;
       if (!before.has(testId(t))) return true;
       const leaf = leafName(t.name);

@@ -2,6 +2,7 @@ import { goneFinding, leafName, passToPass } from '../evidence/pass-to-pass.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { TestCase, TestsFile } from '../state/test-report-schema.js';
 import type { ChangeSet } from './change-set.js';
+import { inTestFile } from './cite-test-evidence.js';
 import { isTestFile } from './languages/index.js';
 import { bodyLivesIn, testBodies } from './test-bodies.js';
 
@@ -14,14 +15,8 @@ function sourceCandidates(test: TestCase): string[] {
 
 /** Whether a test declared as `name` in `path` ran and passed now (a path, or pytest's module for it). */
 function passedNow(now: TestsFile['gates'], path: string, name: string): boolean {
-  const module = path.replace(/\.py$/, '').replace(/\//g, '.');
   return now.some((g) =>
-    (g.report.tests ?? []).some(
-      (t) =>
-        t.outcome === 'pass' &&
-        leafName(t.name) === name &&
-        (t.file === path || t.file === module || t.file.startsWith(`${module}.`)),
-    ),
+    (g.report.tests ?? []).some((t) => t.outcome === 'pass' && leafName(t.name) === name && inTestFile(t, path)),
   );
 }
 

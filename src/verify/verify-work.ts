@@ -10,6 +10,7 @@ import { buildChangeSet } from './build-change-set.js';
 import { checkGatePins } from './check-gate-pins.js';
 import { checkHooks } from './check-hooks.js';
 import { checkTests } from './check-tests.js';
+import { citeTestEvidence } from './cite-test-evidence.js';
 import { cheatDetectors } from './detectors/index.js';
 import { runVerifier } from './run-verifier.js';
 import type { VerifyContext } from './verify-context.js';
@@ -91,7 +92,8 @@ export async function verifyWork(ctx: VerifyContext, input: VerifyInput): Promis
   });
   findings.push(...evidence.findings);
   for (const detector of cheatDetectors) {
-    findings.push(...detector.detect(work).filter((f) => !evidence.superseded.has(f.rule)));
+    const hints = detector.detect(work).filter((f) => !evidence.superseded.has(f.rule));
+    findings.push(...hints.map((f) => citeTestEvidence(f, tests)));
   }
   const runStart = input.baseline?.commit ?? input.workStart;
   const sinceRunStart =

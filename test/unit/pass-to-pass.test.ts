@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { passToPass } from '../../src/evidence/pass-to-pass.js';
 import type { TestCase, TestReport, TestsFile } from '../../src/state/test-report-schema.js';
 import { checkPassToPass } from '../../src/verify/check-pass-to-pass.js';
+import { citeTestEvidence } from '../../src/verify/cite-test-evidence.js';
 import { bodyLivesIn, testBodies } from '../../src/verify/test-bodies.js';
 import { changeSet, fileChange } from '../helpers/change-of.js';
 
@@ -131,5 +132,21 @@ test('arithmetic', () => {
     const work = changeSet([fileChange('test/a.test.js', OLD, gutted)]);
     const now = [gate(perTest([t('test/a.test.js', 'adds'), t('test/a.test.js', 'subtraction')]))];
     expect(rules(checkPassToPass(reference, now, work))).toEqual(['test-gone']);
+  });
+});
+
+describe('a pattern cites what the tests did', () => {
+  it('a finding on a test file gets that file’s results on the claim; other findings stay as they are', () => {
+    const now = [gate(perTest([t('test/a.test.js', 'adds'), t('test/a.test.js', 'subtracts', 'skip')]))];
+    const hint = { rule: 'skip-marker-added', file: 'test/a.test.js', line: 3, detail: '.skip added' };
+    expect(citeTestEvidence(hint, now).detail).toBe(
+      ".skip added (a pattern; the file's tests on the claim: 1 passed, 0 failed, 1 skipped or todo)",
+    );
+    const gone = { ...hint, file: 'test/b.test.js' };
+    expect(citeTestEvidence(gone, now).detail).toContain('no test of this file ran');
+    const source = { rule: 'lint-escape-added', file: 'src/a.js', detail: 'eslint-disable added' };
+    expect(citeTestEvidence(source, now)).toEqual(source);
+    const counts = [gate({ evidence: 'counts', runner: 'vitest' })];
+    expect(citeTestEvidence(hint, counts)).toEqual(hint);
   });
 });
