@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText, testFor } from '../helpers/calc-repo.js';
 import { git } from '../helpers/gitdir.js';
 import { sandboxIt } from '../helpers/needs-sandbox.js';
-import { readJson, runCli, SCRIPTED_AGENT, scriptedAgent } from '../helpers/run-cli.js';
+import { agentScriptIn, readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 
 interface State {
   verifierRuns: number;
@@ -180,7 +180,7 @@ describe('the adversarial verifier and the verification modes', () => {
     await mkdir(bin, { recursive: true });
     await writeFile(
       join(bin, 'claude'),
-      `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${verifier.file}" "$@"\n`,
+      `#!/bin/sh\nexec "${process.execPath}" "${await agentScriptIn(aux)}" "${verifier.file}" "$@"\n`,
     );
     await chmod(join(bin, 'claude'), 0o755);
     const result = await runCli(

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,16 @@ export async function runCli(cwd: string, args: string[], env: Record<string, st
   return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * The scripted agent, copied beside a scenario: the sandbox shows agents their own folders (allowed by
+ * runCli), while a checkout of star-loop under /tmp or $HOME is hidden from them like any other.
+ */
+export async function agentScriptIn(dir: string): Promise<string> {
+  const copy = join(dir, 'scripted-agent.mjs');
+  await copyFile(SCRIPTED_AGENT, copy);
+  return copy;
+}
+
 /** Writes a scenario for the scripted agent and returns the `--agent-cmd` that runs it. */
 export async function scriptedAgent(
   dir: string,
@@ -54,7 +64,7 @@ export async function scriptedAgent(
   await writeFile(file, JSON.stringify(scenario, null, 2));
   agentDirs.add(dir);
   return {
-    cmd: `node ${SCRIPTED_AGENT} ${file}`,
+    cmd: `node ${await agentScriptIn(dir)} ${file}`,
     file,
     calls: async () =>
       (await readFile(`${file}.log.jsonl`, 'utf8').catch(() => ''))
@@ -75,7 +85,7 @@ export async function fakeClaude(aux: string, scenarioFile: string): Promise<str
   agentDirs.add(dirname(scenarioFile));
   await writeFile(
     join(bin, 'claude'),
-    `#!/bin/sh\nexec "${process.execPath}" "${SCRIPTED_AGENT}" "${scenarioFile}" "$@"\n`,
+    `#!/bin/sh\nexec "${process.execPath}" "${await agentScriptIn(dirname(scenarioFile))}" "${scenarioFile}" "$@"\n`,
   );
   await chmod(join(bin, 'claude'), 0o755);
   return `${bin}:${process.env.PATH ?? ''}`;

@@ -173,7 +173,7 @@ describe('the sandbox (bubblewrap), for real', () => {
       await writeFile(join(outside, 'node_modules', 'tool.sh'), 'echo tool ran\n');
       const script = join(home, 'bin-agent.sh');
       await writeFile(script, 'echo agent ran\n');
-      const env = { HOME: home, PATH: `${bin}:${process.env.PATH}` };
+      const env = { HOME: home, PATH: `${bin}:/usr/local/bin:/usr/bin:/bin` };
       const visible = hiddenToolPaths(env, root, `sh ${script} --flag`);
       // node_modules/.bin: the whole node_modules (its links point there); from $HOME the script, not its folder.
       expect(visible).toEqual([join(outside, 'node_modules'), script].sort());
