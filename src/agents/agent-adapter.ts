@@ -96,6 +96,8 @@ export interface AgentSandboxNeeds {
   hosts: readonly string[];
   /** Environment variables holding the base URL of its API: that host is allowed too. */
   urlEnv?: readonly string[];
+  /** Files of its own it runs from, wherever star-loop is installed (read-only; /tmp and $HOME are hidden). */
+  files?: readonly string[];
 }
 
 /** One thing the agent did, summarised for the terminal: a tool call and what it touched. */

@@ -57,6 +57,7 @@ export async function openAgentBox(input: AgentBoxInput): Promise<AgentBox> {
     homeWritable: needs.homeWritable,
     writable: needs.writable,
     readOnly: input.readOnly,
+    visible: needs.files,
     starScratch: true,
   });
   const scratch = box.spec.starScratch as string;

@@ -7,16 +7,19 @@ export interface AgentBoxNeeds {
   homeWritable: string[];
   writable: string[];
   hosts: Endpoint[];
+  /** Files it runs from, seen read-only. */
+  files: string[];
 }
 
 /** What the sandbox gives these agents (an implementer and its fallback run in the same box), from `env`. */
 export function agentBoxNeeds(adapters: readonly AgentAdapter[], env: NodeJS.ProcessEnv): AgentBoxNeeds {
   const home = env.HOME;
-  const out: AgentBoxNeeds = { homeWritable: [], writable: [], hosts: [] };
+  const out: AgentBoxNeeds = { homeWritable: [], writable: [], hosts: [], files: [] };
   for (const adapter of adapters) {
     const needs = adapter.sandbox;
     if (!needs) continue;
     if (home) out.homeWritable.push(...needs.home.map((p) => join(home, p)));
+    out.files.push(...(needs.files ?? []));
     for (const spec of needs.envPaths ?? []) {
       const [name = '', ...sub] = spec.split('/');
       const value = env[name];

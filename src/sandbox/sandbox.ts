@@ -73,6 +73,8 @@ export interface BoxOptions {
   readOnly?: readonly string[];
   /** A scratch `.star` for the agent's claim, plan and verdict. */
   starScratch?: boolean;
+  /** Host files seen read-only at their own path (an agent's own script, wherever star-loop is installed). */
+  visible?: readonly string[];
   /**
    * Dependency folders mounted read-only (host path → sandbox path), in place of the work tree's own (the
    * gates' trusted copy; none at all for a fresh install).
@@ -152,7 +154,7 @@ export class Sandbox {
       ...setup.keepReadOnly
         .filter((p) => [...writable, ...homeWritable].some((w) => inside(p, w)))
         .map((p) => ({ from: p, to: p })),
-      ...(setup.visible ?? []).map((p) => ({ from: p, to: p })),
+      ...[...(setup.visible ?? []), ...(options.visible ?? [])].map((p) => ({ from: p, to: p })),
     ];
     let gate: NetworkGate | undefined;
     let network: SandboxSpec['network'] = { mode: 'none' };

@@ -67,6 +67,7 @@ describe("agentBoxNeeds: an agent's folders and hosts in the sandbox", () => {
             envPaths: ['XDG_CONFIG_HOME/opencode', 'OPENCODE_CONFIG', 'UNSET_VAR'],
             hosts: ['api.openai.com'],
             urlEnv: ['OPENAI_BASE_URL', 'UNSET_URL'],
+            files: ['/opt/star-loop/dist/demo/demo-agent.js'],
           },
         } as never,
       ],
@@ -80,6 +81,7 @@ describe("agentBoxNeeds: an agent's folders and hosts in the sandbox", () => {
         { host: 'api.openai.com', port: 443 },
         { host: '127.0.0.1', port: 8080 },
       ],
+      files: ['/opt/star-loop/dist/demo/demo-agent.js'],
     });
   });
 });

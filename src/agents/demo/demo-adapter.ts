@@ -32,4 +32,5 @@ export const demoAdapter: AgentAdapter = {
     };
   },
   createParser: () => createTailTextParser(),
+  sandbox: { home: [], hosts: [], files: [DEMO_AGENT] },
 };
