@@ -116,3 +116,24 @@ describe('the channels: the gate command stays as written', () => {
     expect(env.STAR_LOOP_TEST_EVENTS).toBeUndefined();
   });
 });
+
+describe('cargo test through one log of two streams', () => {
+  it('a target header written into a result line, and a verdict pushed to a line of its own, are both read', () => {
+    const interleaved = [
+      '     Running tests/test_version.rs (target/debug/deps/test_version-c98db94edd7d8bf6)',
+      '',
+      'running 3 tests',
+      'test test_ge ... ok',
+      'test test_eq ... ok   Doc-tests semver',
+      'test test_gt ...      Running tests/other.rs (target/debug/deps/other-1)',
+      'ok',
+      'test src/lib.rs - add (line 3) ... ok',
+    ].join('\n');
+    expect(brief(parseCargoTest(interleaved))).toEqual([
+      'pass tests/test_version.rs :: test_ge',
+      'pass tests/test_version.rs :: test_eq',
+      'pass doc-tests semver :: test_gt',
+      'pass tests/other.rs :: src/lib.rs - add (line 3)',
+    ]);
+  });
+});
