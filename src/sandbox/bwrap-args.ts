@@ -7,10 +7,30 @@ export const PROXY_PORT = 3128;
 const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
 
 /**
- * The script that runs first inside a sandbox with a filtered network: socat on loopback for the proxy and
- * each forwarded port, a wait (reading /proc/net/tcp, at most 2 s) until they listen, then the command.
+ * The end of every sandbox's launcher: once the command is done, kill every other process in the sandbox's
+ * PID namespace (setsid, SIGTERM-ignoring, background: all) and wait, at most 5 s, until only bubblewrap's
+ * init and the launcher are left. bubblewrap itself returns as soon as the command exits, while the kernel
+ * may still be ending the rest: waiting here means that when the sandbox's process ends, nothing that ran
+ * inside can write a file any more.
  */
-export function networkLauncher(network: Extract<SandboxSpec['network'], { mode: 'filtered' }>): string {
+const REAP = [
+  '"$@"; s=$?',
+  'kill -9 -1 2>/dev/null',
+  'i=0; while [ "$i" -lt 500 ]; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done',
+  '  [ "$n" -le 2 ] && break; i=$((i+1)); sleep 0.01; done',
+  'exit "$s"',
+];
+
+/**
+ * The script that runs first inside a sandbox: with a filtered network, socat on loopback for the proxy and
+ * each forwarded port and a wait (reading /proc/net/tcp, at most 2 s) until they listen; then the command,
+ * and the end of everything it started.
+ */
+export function launcher(network: SandboxSpec['network']): string {
+  return [...(network.mode === 'filtered' ? networkSetup(network) : []), ...REAP].join('\n');
+}
+
+function networkSetup(network: Extract<SandboxSpec['network'], { mode: 'filtered' }>): string[] {
   const lines: string[] = [];
   const listen = (port: number, socket: string) =>
     `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${join(network.dir, socket)} 2>/dev/null &`;
@@ -20,9 +40,8 @@ export function networkLauncher(network: Extract<SandboxSpec['network'], { mode:
   lines.push(
     `for p in ${ports}; do i=0; until grep -q ":$p 00000000:0000 0A" /proc/net/tcp 2>/dev/null; do`,
     '  i=$((i+1)); [ "$i" -gt 400 ] && break; sleep 0.005; done; done',
-    'exec "$@"',
   );
-  return lines.join('\n');
+  return lines;
 }
 
 /** Environment for a filtered network: the proxy for everything, loopback straight to the forwarded ports. */
@@ -64,9 +83,6 @@ export function bwrapArgs(spec: SandboxSpec, command: string, args: readonly str
   if (spec.starScratch) out.push('--bind', spec.starScratch, join(spec.root, '.star'));
   for (const file of spec.hidden) out.push('--ro-bind-try', '/dev/null', file);
   if (spec.network.mode === 'filtered') out.push('--bind', spec.network.dir, spec.network.dir);
-  out.push('--chdir', spec.root, '--');
-  if (spec.network.mode === 'filtered')
-    out.push('sh', '-c', networkLauncher(spec.network), 'star-loop-sandbox', command, ...args);
-  else out.push(command, ...args);
+  out.push('--chdir', spec.root, '--', 'sh', '-c', launcher(spec.network), 'star-loop-sandbox', command, ...args);
   return out;
 }

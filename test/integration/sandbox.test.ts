@@ -71,6 +71,20 @@ describe('the sandbox (bubblewrap), for real', () => {
     expect(alive(tag)).toEqual([]);
   });
 
+  sandboxIt('when a sandboxed process ends, nothing it started writes in the tree any more', async () => {
+    const { root, sandbox } = await setup();
+    const result = await inBox(
+      sandbox,
+      { treeWritable: true },
+      `setsid sh -c 'trap "" TERM HUP; while :; do echo x >> w.txt; done' </dev/null >/dev/null 2>&1 &
+       until [ -s w.txt ]; do :; done; echo started`,
+    );
+    expect(result.stdout).toContain('started');
+    const size = readFileSync(join(root, 'w.txt')).length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readFileSync(join(root, 'w.txt')).length).toBe(size);
+  });
+
   sandboxIt(
     'writes only in the work tree: not .git, not outside, not $HOME (a scratch that vanishes); keys unreadable',
     async () => {
