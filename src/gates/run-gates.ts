@@ -74,7 +74,9 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
     if (evidenceDir) await mkdir(evidenceDir, { recursive: true });
     const command = {
       command: 'sh',
-      args: ['-c', gate.command],
+      // One stream, in the order it was written: a runner's stderr (cargo's target headers) and its test
+      // binary's stdout would otherwise reach the log in whatever order two pipes are read.
+      args: ['-c', `exec 2>&1\n${gate.command}`],
       env: {
         ...options.env,
         CI: options.env.CI ?? 'true',

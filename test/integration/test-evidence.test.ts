@@ -161,4 +161,22 @@ describe('every gate run reports its tests, the gate command as written', () => 
     expect(run.tests[0]?.report.evidence).toBe('per-test');
     expect(run.tests[0]?.report.tests?.filter((t) => t.name === 'adds')).toHaveLength(2);
   });
+
+  it('a runner’s stderr and stdout reach the log in the order written (cargo’s headers name each test’s file)', async () => {
+    const { repo, head } = await project();
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-streams.log`);
+    // cargo test's shape: the target header on stderr, then that target's results on its test binary's stdout.
+    const targets = Array.from({ length: 40 }, (_, i) => `t${i}`);
+    const script = targets
+      .map((t) => `echo "     Running tests/${t}.rs (target/debug/deps/${t}-1)" >&2; echo "test ${t}_works ... ok"`)
+      .join('; ');
+    const run = await runGatesOn([{ name: 'cargo', command: script, kind: 'test' as const, source: 'x' }], {
+      ...place(repo),
+      commit: head,
+      logFile: log,
+    });
+    expect(run.tests[0]?.report.tests?.map((t) => `${t.file} :: ${t.name}`)).toEqual(
+      targets.map((t) => `tests/${t}.rs :: ${t}_works`),
+    );
+  });
 });
