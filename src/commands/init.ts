@@ -10,7 +10,7 @@ import { printLine } from '../report/terminal-output.js';
 /** `star-loop init`: scaffolds prd.json, AGENTS.md and star.config.json — never overwriting a file. */
 export async function initCommand(): Promise<ExitCode> {
   const root = (await Git.topLevel(process.cwd())) ?? process.cwd();
-  const gates = await discoverGates(root, undefined);
+  const { gates } = await discoverGates(root, undefined);
   for (const [name, text] of scaffoldFiles(gates)) {
     const path = join(root, name);
     if (existsSync(path)) {

@@ -9,6 +9,19 @@ export interface Gate {
   source: string;
 }
 
+/** A command a discoverer found, or found and ruled out (`drop` says why, shown in the plan). */
+export interface Candidate extends Gate {
+  drop?: string;
+}
+
+/** A command recon found and did not make a gate, with the reason (printed in the plan and report). */
+export interface DroppedGate {
+  name: string;
+  command: string;
+  source: string;
+  reason: string;
+}
+
 /** What a discoverer may read: the repository's files, by path relative to the root. */
 export interface RepoFiles {
   read(path: string): Promise<string | undefined>;
@@ -18,7 +31,7 @@ export interface RepoFiles {
 /** One ecosystem's way of declaring its gates (package.json scripts, Makefile targets, …). */
 export interface GateDiscoverer {
   name: string;
-  discover(files: RepoFiles): Promise<Gate[]>;
+  discover(files: RepoFiles): Promise<Candidate[]>;
 }
 
 const KIND_ORDER: GateKind[] = ['typecheck', 'lint', 'build', 'test', 'other'];
@@ -32,7 +45,8 @@ export function gateOrder(a: Gate, b: Gate): number {
 export function kindOf(text: string): GateKind {
   if (/type-?check|tsc\b|mypy|pyright|\bvet\b/i.test(text)) return 'typecheck';
   if (/lint|clippy|ruff|eslint|biome|fmt|format|check-style|golangci/i.test(text)) return 'lint';
-  if (/\btest|pytest|jest|vitest|mocha|spec\b/i.test(text)) return 'test';
+  if (/\btest|pytest|jest|vitest|mocha|\bava\b|\btap\b|nextest|unittest|\btox\b|\bnox\b|spec\b/i.test(text))
+    return 'test';
   if (/build|compile/i.test(text)) return 'build';
   return 'other';
 }

@@ -1,6 +1,6 @@
 const GATE_WORD_LIST = (
   'test tests lint check typecheck type-check vet clippy pytest mypy ruff tsc eslint biome ' +
-  'build fmt golangci-lint ctest'
+  'build fmt golangci-lint ctest vitest jest mocha ava tap nextest tox nox unittest'
 ).split(' ');
 const GATE_WORDS = new RegExp(String.raw`\b(${GATE_WORD_LIST.join('|')})\b`);
 /** Commands that set up, install or publish (a pattern each), and words that say so anywhere in a command. */
@@ -9,7 +9,7 @@ const SETUP_COMMANDS = (
   String.raw`\. set chmod tee printf npx\s+playwright\s+install`
 ).split(' ');
 const SETUP_WORDS = ['install', 'ci', 'setup', 'upload', 'download', 'cache', 'login', 'publish', 'deploy', 'release'];
-const SETUP = new RegExp(String.raw`^(${SETUP_COMMANDS.join('|')})\b|\b(${SETUP_WORDS.join('|')})\b(?!-)|\$\{\{`);
+const SETUP = new RegExp(String.raw`^(${SETUP_COMMANDS.join('|')})\b|\b(${SETUP_WORDS.join('|')})\b(?!-)`);
 
 /**
  * Whether a command taken from CI steps or contributor docs is a quality gate worth re-running (tests,

@@ -1,5 +1,5 @@
 import type { RunOptions } from '../config/options.js';
-import type { Gate } from '../gates/gate.js';
+import type { DroppedGate, Gate } from '../gates/gate.js';
 import type { GitState } from '../git/read-git-state.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories, orderStories, passedIds, selectNextStory } from '../prd/select-next-story.js';
@@ -21,6 +21,8 @@ export interface Plan {
   git: GitState;
   agent: { name: string; command: string; found: boolean };
   gates: Gate[];
+  /** Commands recon found and left out, with the reason. */
+  droppedGates: DroppedGate[];
   /** The repository's files the gates execute (pinned with them). */
   gateFiles: string[];
   stories?: { total: number; passed: number; remaining: number; next?: string; order: PlannedStory[] };
@@ -53,6 +55,7 @@ export interface PlanInput {
   options: RunOptions;
   git: GitState;
   gates: Gate[];
+  droppedGates?: DroppedGate[];
   /** The repository's files the gates execute (pinned with them). */
   gateFiles: string[];
   prd?: Prd;
@@ -109,6 +112,7 @@ export function buildPlan(input: PlanInput): Plan {
     git,
     agent,
     gates,
+    droppedGates: input.droppedGates ?? [],
     gateFiles: input.gateFiles,
     stories,
     task: options.task,

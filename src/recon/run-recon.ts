@@ -105,6 +105,7 @@ export async function runRecon(cwd: string, taskWords: string[], flags: RunFlags
     options,
     git: gitState,
     gates,
+    droppedGates: survey.droppedGates,
     gateFiles: survey.gateFiles,
     prd: prd?.prd,
     target: targetOf(options),

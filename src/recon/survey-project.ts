@@ -5,7 +5,7 @@ import type { RunOptions } from '../config/options.js';
 import { type RunFlags, resolveRunOptions } from '../config/resolve-options.js';
 import { discoverGates, repoFiles } from '../gates/discover-gates.js';
 import { filesGatesRun } from '../gates/files-gates-run.js';
-import type { Gate } from '../gates/gate.js';
+import type { DroppedGate, Gate } from '../gates/gate.js';
 import { Git } from '../git/git.js';
 import { type GitState, readGitState } from '../git/read-git-state.js';
 import { type LoadedPrd, loadPrd } from '../prd/load-prd.js';
@@ -26,6 +26,8 @@ export interface Survey {
   gitState: GitState;
   /** The project's quality gates, pinned for the run, and the repository's files they execute. */
   gates: Gate[];
+  /** Commands recon found and left out, with the reason (the plan shows them). */
+  droppedGates: DroppedGate[];
   gateFiles: string[];
   /** The agent's executable is on PATH. */
   agentFound: boolean;
@@ -60,12 +62,13 @@ export async function surveyProject(input: {
   refuseUnmeasurableCost(options, [adapter, getAgentAdapter(options.verifierAgent), ...(fallback ? [fallback] : [])]);
   const git = new Git(root);
   const prd = options.prdFile ? await loadPrd(options.prdFile) : undefined;
-  const [gitState, gates, executable, sandboxSupport] = await Promise.all([
+  const [gitState, discovered, executable, sandboxSupport] = await Promise.all([
     readGitState(git),
     discoverGates(root, options.gates),
     findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
     probeSandbox(),
   ]);
+  const { gates, dropped: droppedGates } = discovered;
   const gateFiles = await filesGatesRun(repoFiles(root), gates);
   const sandbox = decideSandbox(options.sandbox.mode, sandboxSupport);
   const agentFound = Boolean(executable);
@@ -77,6 +80,7 @@ export async function surveyProject(input: {
     git,
     gitState,
     gates,
+    droppedGates,
     gateFiles,
     agentFound,
     prd,

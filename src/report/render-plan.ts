@@ -1,6 +1,16 @@
+import type { GateKind } from '../gates/gate.js';
 import type { Plan } from '../recon/plan.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
+
+/** What a gate of each kind checks, in the plan's words. */
+export const KIND_WORD: Record<GateKind, string> = {
+  test: 'runs tests',
+  lint: 'lint',
+  typecheck: 'types',
+  build: 'build',
+  other: 'other',
+};
 
 /** The recon plan as text, for `--dry-run`, the terminal at start and the report. */
 export function renderPlan(plan: Plan): string {
@@ -16,7 +26,9 @@ export function renderPlan(plan: Plan): string {
   out.push(`Agent: ${plan.agent.name} — ${plan.agent.command}${plan.agent.found ? '' : ' (not found on PATH)'}`);
   out.push('Gates (run by star-loop on every claim):');
   if (plan.gates.length === 0) out.push('  (none found)');
-  for (const g of plan.gates) out.push(`  - ${g.name}: \`${g.command}\`  [${g.source}]`);
+  for (const g of plan.gates) out.push(`  - ${g.name} (${KIND_WORD[g.kind]}): \`${g.command}\`  [${g.source}]`);
+  if (plan.droppedGates?.length) out.push('  found and left out:');
+  for (const d of plan.droppedGates ?? []) out.push(`    · \`${d.command}\` [${d.source}]: ${d.reason}`);
   if (plan.gateFiles?.length) out.push(`  they also run, pinned with them: ${plan.gateFiles.join(', ')}`);
   if (plan.stories) {
     const s = plan.stories;

@@ -8,9 +8,13 @@ export const cargoDiscoverer: GateDiscoverer = {
     const workspace = /^\[workspace\]/m.test(text);
     const line = lineOf(text, /^\[(package|workspace)\]/);
     const scope = workspace ? ' --workspace' : '';
+    // A project that configures nextest runs its suite with it (.config/nextest.toml is its config file).
+    const nextest = (await files.read('.config/nextest.toml')) !== undefined;
     return [
       { name: 'clippy', command: `cargo clippy${scope} --all-targets`, kind: 'lint', source: at('Cargo.toml', line) },
-      { name: 'cargo test', command: `cargo test${scope}`, kind: 'test', source: at('Cargo.toml', line) },
+      nextest
+        ? { name: 'cargo nextest', command: `cargo nextest run${scope}`, kind: 'test', source: '.config/nextest.toml' }
+        : { name: 'cargo test', command: `cargo test${scope}`, kind: 'test', source: at('Cargo.toml', line) },
     ];
   },
 };

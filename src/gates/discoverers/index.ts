@@ -2,9 +2,10 @@ import type { GateDiscoverer } from '../gate.js';
 import { cargoDiscoverer } from './cargo.js';
 import { contributingDiscoverer } from './contributing.js';
 import { goModDiscoverer } from './go-mod.js';
+import { jvmDiscoverer } from './jvm.js';
 import { justfileDiscoverer, makefileDiscoverer } from './makefile.js';
 import { packageJsonDiscoverer } from './package-json.js';
-import { pyprojectDiscoverer } from './pyproject.js';
+import { pythonDiscoverer } from './python.js';
 import { workflowsDiscoverer } from './workflows.js';
 
 /**
@@ -15,9 +16,10 @@ export const gateDiscoverers: readonly GateDiscoverer[] = [
   packageJsonDiscoverer,
   makefileDiscoverer,
   justfileDiscoverer,
-  pyprojectDiscoverer,
+  pythonDiscoverer,
   cargoDiscoverer,
   goModDiscoverer,
+  jvmDiscoverer,
   workflowsDiscoverer,
   contributingDiscoverer,
 ];

@@ -1,27 +1,94 @@
-import { at, type Gate, type GateDiscoverer, kindOf } from '../gate.js';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import { at, type Candidate, type GateDiscoverer, kindOf } from '../gate.js';
 import { looksLikeGate } from '../looks-like-gate.js';
+import { scriptLines } from '../script-lines.js';
 
 const DIR = '.github/workflows';
 
-/** Each `run:` command in a workflow file with its line number; block scalars give one command a line. */
-export function runCommands(text: string): Array<{ command: string; line: number }> {
-  const lines = text.split('\n');
-  const out: Array<{ command: string; line: number }> = [];
-  for (let i = 0; i < lines.length; i++) {
-    const match = /^(\s*)(-\s+)?run:\s*(.*?)\s*$/.exec(lines[i] ?? '');
-    if (!match) continue;
-    const keyIndent = (match[1]?.length ?? 0) + (match[2]?.length ?? 0);
-    const value = match[3] ?? '';
-    if (/^[|>][-+]?\d*$/.test(value)) {
-      for (let j = i + 1; j < lines.length; j++) {
-        const body = lines[j] ?? '';
-        if (body.trim() === '') continue;
-        if (body.search(/\S/) <= keyIndent) break;
-        out.push({ command: body.trim(), line: j + 1 });
-        i = j;
+/** One command of a workflow step's `run:`, with its line, or the reason it cannot be a gate. */
+export interface StepCommand {
+  command: string;
+  line: number;
+  /** Why it is not a gate (an expression star-loop cannot resolve, a shell that is not sh). */
+  drop?: string;
+}
+
+type Values = Record<string, unknown>;
+
+const plain = (value: unknown): Values =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Values) : {};
+
+/** A matrix's first value for each key (`include`'s first entry where a key has no list of its own). */
+function firstOfMatrix(strategy: unknown): Values {
+  const matrix = plain(plain(strategy).matrix);
+  const first: Values = { ...plain(Array.isArray(matrix.include) ? matrix.include[0] : undefined) };
+  for (const [key, value] of Object.entries(matrix)) {
+    if (key === 'include' || key === 'exclude') continue;
+    if (Array.isArray(value) && value.length > 0) first[key] = value[0];
+  }
+  return first;
+}
+
+/**
+ * `${{ matrix.x }}` and `${{ env.X }}` resolved from the job's matrix (its first value) and the workflow's,
+ * job's and step's `env`; any other expression (secrets, inputs, step outputs) is left as it is.
+ */
+function resolve(script: string, matrix: Values, env: Values): string {
+  return script.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (whole, expr: string) => {
+    const m = /^(matrix|env)\.([\w-]+)$/.exec(expr);
+    const value = m ? (m[1] === 'matrix' ? matrix : env)[m[2] ?? ''] : undefined;
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : whole;
+  });
+}
+
+/**
+ * Every command of every job's steps' `run:` (never an action's `with:` inputs), with its line: a multi-line
+ * `run: |` gives one command per line (continuations joined, `cd` carried), expressions resolved or the
+ * command dropped with the reason. Pure.
+ */
+export function runCommands(text: string): StepCommand[] {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return [];
+  const root = doc.contents;
+  const out: StepCommand[] = [];
+  const workflow = doc.toJS() as Values;
+  const jobs = root.get('jobs', true);
+  if (!isMap(jobs)) return [];
+  for (const pair of jobs.items) {
+    const job = pair.value;
+    if (!isMap(job)) continue;
+    const jobJs = plain(plain(workflow.jobs)[String(isScalar(pair.key) ? pair.key.value : '')]);
+    const matrix = firstOfMatrix(jobJs.strategy);
+    const jobShell = plain(plain(jobJs.defaults).run).shell ?? plain(plain(workflow.defaults).run).shell;
+    const jobDir = plain(plain(jobJs.defaults).run)['working-directory'];
+    const steps = job.get('steps', true);
+    if (!isSeq(steps)) continue;
+    for (const step of steps.items) {
+      if (!isMap(step)) continue;
+      const run = (step as YAMLMap).get('run', true);
+      if (!isScalar(run) || typeof run.value !== 'string') continue;
+      const stepJs = plain(step.toJSON());
+      const env = { ...plain(workflow.env), ...plain(jobJs.env), ...plain(stepJs.env) };
+      const shell = stepJs.shell ?? jobShell;
+      const dir = stepJs['working-directory'] ?? jobDir;
+      const start = lines.linePos(run.range?.[0] ?? 0).line;
+      // A block scalar's first line is the one after its `|` or `>`.
+      const block = run.type === 'BLOCK_LITERAL' || run.type === 'BLOCK_FOLDED';
+      for (const { command, offset } of scriptLines(resolve(run.value, matrix, env))) {
+        const line = start + (block ? 1 : 0) + offset;
+        const unresolved = /\$\{\{[^}]*\}\}/.exec(command)?.[0];
+        const cd = typeof dir === 'string' && dir !== '.' ? `cd ${dir} && ` : '';
+        if (typeof shell === 'string' && !/^(bash|sh)\b/.test(shell))
+          out.push({ command, line, drop: `it runs in \`${shell}\`, not sh` });
+        else if (unresolved)
+          out.push({
+            command,
+            line,
+            drop: `its \`${unresolved}\` has no value star-loop can know outside GitHub Actions`,
+          });
+        else out.push({ command: `${cd}${command}`, line });
       }
-    } else if (value) {
-      out.push({ command: value.replace(/^(['"])(.*)\1$/, '$2'), line: i + 1 });
     }
   }
   return out;
@@ -30,15 +97,15 @@ export function runCommands(text: string): Array<{ command: string; line: number
 export const workflowsDiscoverer: GateDiscoverer = {
   name: 'GitHub workflows',
   async discover(files) {
-    const gates: Gate[] = [];
+    const gates: Candidate[] = [];
     const names = (await files.list(DIR)).filter((f) => /\.ya?ml$/.test(f)).sort();
     for (const name of names) {
       const file = `${DIR}/${name}`;
       const text = await files.read(file);
       if (!text) continue;
-      for (const { command, line } of runCommands(text)) {
-        if (looksLikeGate(command))
-          gates.push({ name: command, command, kind: kindOf(command), source: at(file, line) });
+      for (const { command, line, drop } of runCommands(text)) {
+        if (!looksLikeGate(command)) continue;
+        gates.push({ name: command, command, kind: kindOf(command), source: at(file, line), drop });
       }
     }
     return gates;
