@@ -6,7 +6,7 @@ import { parseCargoTest } from './parse-cargo-test.js';
 import { parseGoTest } from './parse-go-test.js';
 import { parseJunit } from './parse-junit.js';
 import { parseMocha } from './parse-mocha.js';
-import { parseTestCounts } from './parse-test-counts.js';
+import { parseTestCounts, stripAnsi } from './parse-test-counts.js';
 
 /** Where runners write JUnit XML of their own accord (Maven Surefire/Failsafe, Gradle, a configured reporter). */
 const JUNIT_DIRS = [
@@ -83,16 +83,17 @@ export async function collectTestReport(input: CollectInput): Promise<TestReport
     add('node --test', nodeEvents((await readIfThere(join(input.dir, file))) ?? '', input.seenAt));
   }
   add('pytest', parseJunit((await readIfThere(join(input.dir, EVIDENCE_FILES.pytest))) ?? ''));
-  add('go test', parseGoTest(input.output));
-  add('cargo test', parseCargoTest(input.output));
-  add('mocha', parseMocha(input.output));
+  const output = stripAnsi(input.output);
+  add('go test', parseGoTest(output));
+  add('cargo test', parseCargoTest(output));
+  add('mocha', parseMocha(output));
   for (const file of await freshJunitFiles(input.tree, input.startedAt)) {
     add('junit', parseJunit((await readIfThere(file)) ?? ''));
   }
   if (tests.length > 0) {
     return { evidence: 'per-test', runner: [...new Set(runners)].join(', '), totals: totalsOf(tests), tests };
   }
-  const counts = parseTestCounts(input.output);
+  const counts = parseTestCounts(output);
   if (counts) return { evidence: 'counts', runner: counts.runner, totals: counts.totals };
   return { evidence: 'exit-code' };
 }

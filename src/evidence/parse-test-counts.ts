@@ -2,9 +2,13 @@ import type { TestTotals } from '../state/test-report-schema.js';
 
 type Counts = Partial<TestTotals>;
 
-/** Colour codes some runners print even into a pipe. */
+/**
+ * Terminal control sequences some runners print even into a pipe (or when a project forces colour): SGR
+ * colours, other CSI sequences, OSC (links, titles), charset designations (`ESC ( B`, cargo's reset).
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is matched
-export const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][A-Za-z0-9]|[@-Z\\-_])/g;
+export const stripAnsi = (text: string) => text.replace(ANSI, '');
 const num = (text: string | undefined) => (text === undefined ? 0 : Number(text));
 
 /** One runner's summary line(s) → its totals; the last summary wins (a watch re-run, a retry). */

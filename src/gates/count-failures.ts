@@ -1,3 +1,5 @@
+import { stripAnsi } from '../evidence/parse-test-counts.js';
+
 /** How one test runner reports its failures; `sum` adds up several summaries (one per crate, package…). */
 const RECOGNISERS: Array<{ runner: string; pattern: RegExp; sum?: boolean }> = [
   { runner: 'cargo test', pattern: /test result: FAILED\. \d+ passed; (\d+) failed/g, sum: true },
@@ -13,7 +15,8 @@ const RECOGNISERS: Array<{ runner: string; pattern: RegExp; sum?: boolean }> = [
  * The number of failing tests in a gate's output, where its runner's summary can be read; undefined when
  * it cannot (then "worse" can only mean "no longer runs").
  */
-export function countFailures(output: string): number | undefined {
+export function countFailures(text: string): number | undefined {
+  const output = stripAnsi(text);
   for (const { pattern, sum } of RECOGNISERS) {
     const matches = [...output.matchAll(new RegExp(pattern.source, pattern.flags))];
     if (matches.length === 0) continue;

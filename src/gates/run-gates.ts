@@ -10,6 +10,7 @@ import type { GateResult } from '../state/state-schema.js';
 import type { TestsFile } from '../state/test-report-schema.js';
 import type { Gate } from './gate.js';
 import { type GateBenchInput, openGateBench } from './gate-bench.js';
+import { plainOutputEnv } from './plain-output-env.js';
 
 export interface GateRunOptions {
   /** Where the gates run (a gate bench's copy of the commit: src/gates/gate-bench.ts). */
@@ -67,6 +68,7 @@ export async function runGatesOn(
 export async function runGates(gates: readonly Gate[], options: GateRunOptions): Promise<GateRun[]> {
   const results: GateRun[] = [];
   const reporter = options.evidence ? await reporterBeside(options.evidence.dir, options.env) : undefined;
+  const plain = plainOutputEnv(options.env);
   for (const [index, gate] of gates.entries()) {
     if (options.signal?.aborted) break;
     await appendFile(options.logFile, `\n===== gate ${gate.name}: ${gate.command}\n`);
@@ -79,8 +81,8 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       args: ['-c', `exec 2>&1\n${gate.command}`],
       env: {
         ...options.env,
-        CI: options.env.CI ?? 'true',
-        ...(evidenceDir ? evidenceEnv(evidenceDir, options.env, reporter) : {}),
+        ...plain,
+        ...(evidenceDir ? evidenceEnv(evidenceDir, { ...options.env, ...plain }, reporter) : {}),
       },
     };
     const logStart = (await stat(options.logFile).catch(() => undefined))?.size ?? 0;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GatePlace } from '../../src/gates/gate-bench.js';
@@ -178,5 +179,34 @@ describe('every gate run reports its tests, the gate command as written', () => 
     expect(run.tests[0]?.report.tests?.map((t) => `${t.file} :: ${t.name}`)).toEqual(
       targets.map((t) => `tests/${t}.rs :: ${t}_works`),
     );
+  });
+
+  it('colour is off for every gate, even where the project asks for it (pytest addopts --color=yes)', async () => {
+    const repo = await gitdir({
+      'calc.py': 'def double(x):\n    return x * 2\n',
+      'tests/test_calc.py': 'from calc import double\n\ndef test_double():\n    assert double(2) == 5\n',
+      'pyproject.toml': '[tool.pytest.ini_options]\npythonpath = ["."]\naddopts = "--color=yes"\n',
+    });
+    const head = await git(repo, 'rev-parse', 'HEAD');
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-colour.log`);
+    const gates = [
+      { name: 'pytest', command: 'python3 -m pytest -p no:cacheprovider', kind: 'test' as const, source: 'x' },
+      {
+        name: 'env',
+        command: 'echo "NO_COLOR=$NO_COLOR FORCE_COLOR=$FORCE_COLOR"',
+        kind: 'other' as const,
+        source: 'x',
+      },
+    ];
+    const run = await runGatesOn(gates, {
+      ...place(repo),
+      env: { ...process.env, FORCE_COLOR: '1' },
+      commit: head,
+      logFile: log,
+    });
+    const text = readFileSync(log, 'utf8');
+    expect(text).not.toContain('\x1b[');
+    expect(text).toContain('NO_COLOR=1 FORCE_COLOR=0');
+    expect(run.results[0]?.tests?.totals).toMatchObject({ fail: 1 });
   });
 });

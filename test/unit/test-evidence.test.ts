@@ -6,7 +6,8 @@ import { parseCargoTest } from '../../src/evidence/parse-cargo-test.js';
 import { parseGoTest } from '../../src/evidence/parse-go-test.js';
 import { parseJunit } from '../../src/evidence/parse-junit.js';
 import { parseMocha } from '../../src/evidence/parse-mocha.js';
-import { parseTestCounts } from '../../src/evidence/parse-test-counts.js';
+import { parseTestCounts, stripAnsi } from '../../src/evidence/parse-test-counts.js';
+import { countFailures } from '../../src/gates/count-failures.js';
 
 /** Output recorded from the real runners (test/fixtures/runner-output/README.md). */
 const recorded = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/runner-output', name), 'utf8');
@@ -91,6 +92,27 @@ describe('totals, where a runner prints no test by name', () => {
     ['cargo-no-fail-fast.txt', 'cargo test', { pass: 3, fail: 1, skip: 1, todo: 0, cancelled: 0 }],
   ])('%s → %s', (file, runner, totals) => {
     expect(parseTestCounts(recorded(file))).toEqual({ runner, totals });
+  });
+
+  // Recorded with colour forced on (FORCE_COLOR=1, --color=yes, --color=always): a project's own settings can.
+  it.each([
+    ['vitest-color.txt', 'vitest', { pass: 2, fail: 1, skip: 1, todo: 1, cancelled: 0 }],
+    ['jest-color.txt', 'jest', { pass: 3, fail: 1, skip: 1, todo: 1, cancelled: 0 }],
+    ['node-spec-color.txt', 'node --test', { pass: 3, fail: 1, skip: 1, todo: 1, cancelled: 0 }],
+    ['mocha-color.txt', 'mocha', { pass: 1, fail: 1, skip: 2, todo: 0, cancelled: 0 }],
+    ['pytest-color.txt', 'pytest', { pass: 4, fail: 1, skip: 1, todo: 1, cancelled: 0 }],
+    ['cargo-color.txt', 'cargo test', { pass: 1, fail: 1, skip: 1, todo: 0, cancelled: 0 }],
+  ])('%s (in colour) → %s, and its failures counted', (file, runner, totals) => {
+    expect(parseTestCounts(recorded(file))).toEqual({ runner, totals });
+    expect(countFailures(recorded(file))).toBe(1);
+  });
+
+  it('cargo test in colour: every test by name', () => {
+    expect(brief(parseCargoTest(stripAnsi(recorded('cargo-color.txt'))))).toEqual([
+      'pass src/lib.rs :: tests::adds',
+      'skip src/lib.rs :: tests::slow',
+      'fail src/lib.rs :: tests::broken',
+    ]);
   });
 
   it('output with no summary it knows gives none', () => {
