@@ -7,6 +7,7 @@ import { runProcess } from '../proc/run-process.js';
 import type { Endpoint } from '../sandbox/endpoint.js';
 import type { ProcessWrap, Sandbox } from '../sandbox/sandbox.js';
 import type { Finding } from '../state/finding-schema.js';
+import type { GateResult } from '../state/state-schema.js';
 import { changedBins, type DependencyPlan, fingerprintBins, planDependencies } from './dependencies.js';
 
 /** Hosts a fresh install of JavaScript dependencies reaches (plus the configured sandbox.gateHosts). */
@@ -62,6 +63,11 @@ export interface GateBench {
   dependencies: DependencyPlan;
   /** What makes the gates' result untrustworthy (without a sandbox: a dependency's executable changed). */
   findings: Finding[];
+  /**
+   * After each gate: the files it changed in the copy, if any — kept on a ref of star-loop's own for review,
+   * then put back, so the next gate sees the commit being judged. A gate must not write; this is the backstop.
+   */
+  settle(gate: string): Promise<GateResult['modified']>;
   close(): Promise<void>;
 }
 
@@ -80,8 +86,28 @@ export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
     for (const box of boxes) await box.close();
     await rm(dir, { recursive: true, force: true });
   };
+  /** The copy as the gates must find it: the commit, its overlay, a fresh install's (ignored) files. */
+  let clean = '';
+  const settled = async (bench: GateBench) => {
+    clean = await input.git.folderTree(tree);
+    return bench;
+  };
+  const settle = async (gate: string): Promise<GateResult['modified']> => {
+    const now = await input.git.folderTree(tree);
+    if (now === clean) return undefined;
+    const files = await input.git.filesChangedBetween(clean, now);
+    const kept = await input.git.commitTree(now, [input.commit], `star-loop: files gate "${gate}" changed`);
+    const ref = `refs/star-loop/gate-edits/${kept}`;
+    await input.git.keepRef(ref, kept);
+    await input.git.resetFolder(tree, clean);
+    await appendFile(
+      input.logFile,
+      `===== gate ${gate} modified files while it ran: ${files.join(', ')} — kept at ${ref}, put back\n`,
+    );
+    return { files, ref };
+  };
   try {
-    await input.git.exportCommit(input.commit, tree);
+    await input.git.exportCommit(input.commit, tree, { keepIndex: true });
     await mkdir(evidenceDir);
     for (const { path, content } of input.overlay ?? []) {
       const file = join(tree, path);
@@ -107,9 +133,9 @@ export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
         const changed = changedBins(input.trustedBins, await fingerprintBins(input.dependencyRoot, trusted));
         if (changed.length > 0) findings.push(binsChanged(changed));
       }
-      const bench: GateBench = { cwd: tree, seenAt: tree, evidenceDir, dependencies, findings, close };
+      const bench: GateBench = { cwd: tree, seenAt: tree, evidenceDir, dependencies, findings, settle, close };
       if (fresh) await install(bench, input, dependencies.command);
-      return bench;
+      return await settled(bench);
     }
     const { root } = sandbox.setup;
     const box = await sandbox.box({
@@ -128,6 +154,7 @@ export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
       wrap: (run) => box.wrap(run),
       dependencies,
       findings: [],
+      settle,
       close,
     };
     if (fresh) {
@@ -144,7 +171,7 @@ export async function openGateBench(input: GateBenchInput): Promise<GateBench> {
       boxes.push(installBox);
       await install({ ...bench, wrap: (run) => installBox.wrap(run) }, input, dependencies.command);
     }
-    return bench;
+    return await settled(bench);
   } catch (error) {
     await close();
     throw error;

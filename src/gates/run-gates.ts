@@ -23,6 +23,8 @@ export interface GateRunOptions {
   signal?: AbortSignal;
   redactor?: { redact: (text: string) => string; longest: number };
   onResult?: (result: GateResult) => void;
+  /** After each gate: the files it changed, put back (src/gates/gate-bench.ts). */
+  settle?: (gate: string) => Promise<GateResult['modified']>;
   /** Collect every gate's test evidence: its folder, and where the gates' processes see `root`. */
   evidence?: { dir: string; seenAt: string };
 }
@@ -48,6 +50,7 @@ export async function runGatesOn(
       root: bench.cwd,
       wrap: bench.wrap,
       evidence: { dir: bench.evidenceDir, seenAt: bench.seenAt },
+      settle: (gate) => bench.settle(gate),
       logFile: input.logFile,
       timeoutMs: input.timeoutMs,
       env: input.env,
@@ -124,6 +127,8 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
           })
         : { evidence: 'exit-code' as const };
     result.tests = { evidence: report.evidence, runner: report.runner, totals: report.totals };
+    const modified = await options.settle?.(gate.name);
+    if (modified) result.modified = modified;
     await appendFile(
       options.logFile,
       `===== ${gate.name}: ${status}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ''} in ` +

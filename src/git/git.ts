@@ -307,17 +307,39 @@ export class Git {
    * ignored. No `.git` of its own — the sandbox mounts the repository's, read-only — except in a linked
    * worktree, whose `.git` file (a pointer to its git directory) is copied. For the verifier and the gates.
    */
-  async exportCommit(commit: string, dir: string): Promise<void> {
+  async exportCommit(commit: string, dir: string, options: { keepIndex?: boolean } = {}): Promise<void> {
     const index = `${dir}.index`;
     try {
       const env = { GIT_INDEX_FILE: index };
       await this.raw(['read-tree', commit], env);
-      await this.raw(['checkout-index', '--all', '--force', `--prefix=${dir}/`], env);
+      await this.raw(['checkout-index', '--all', '--force', '-u', `--prefix=${dir}/`], env);
     } finally {
-      await rm(index, { force: true });
+      if (!options.keepIndex) await rm(index, { force: true });
     }
     const dotGit = join(this.root, '.git');
     if ((await stat(dotGit).catch(() => undefined))?.isFile()) await copyFile(dotGit, join(dir, '.git'));
+  }
+
+  /**
+   * A folder's files (an export's: `exportCommit` with `keepIndex`) as a tree object, through that export's
+   * own index, so a second look costs what `git status` does; ignored files are left out, as git would.
+   */
+  async folderTree(dir: string): Promise<string> {
+    const at = await this.folderArgs(dir);
+    await this.raw([...at, 'add', '--all', '.'], { GIT_INDEX_FILE: `${dir}.index` });
+    return (await this.raw([...at, 'write-tree'], { GIT_INDEX_FILE: `${dir}.index` })).trim();
+  }
+
+  /** Puts an export's folder back to `tree`: files written back, files not in it removed. */
+  async resetFolder(dir: string, tree: string): Promise<void> {
+    await this.raw([...(await this.folderArgs(dir)), 'read-tree', '-u', '--reset', tree], {
+      GIT_INDEX_FILE: `${dir}.index`,
+    });
+  }
+
+  private async folderArgs(dir: string): Promise<string[]> {
+    this.gitDir ??= await this.tryRaw(['rev-parse', '--absolute-git-dir']);
+    return ['-C', dir, `--git-dir=${this.gitDir}`, `--work-tree=${dir}`];
   }
 
   /** Removes a worktree star-loop added itself (never one of the user's). */

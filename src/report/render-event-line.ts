@@ -57,7 +57,11 @@ export function renderEventLine(event: LoopEventWithTime): string | undefined {
       return (
         `    gate ${event.result.name}: ` +
         `${event.result.status}${event.result.exitCode ? ` (exit ${event.result.exitCode})` : ''} in ` +
-        `${formatDuration(event.result.durationMs)}`
+        `${formatDuration(event.result.durationMs)}` +
+        (event.result.modified
+          ? ` — it modified ${event.result.modified.files.join(', ')} while it ran (the gate's doing, not the ` +
+            `agent's: kept at ${event.result.modified.ref}, put back)`
+          : '')
       );
     case 'baseline.finished':
       return `baseline (before iteration 1): ${event.gates.map(baselineGate).join(', ') || 'no gates'}`;

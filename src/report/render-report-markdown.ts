@@ -72,6 +72,15 @@ function alarms(report: Report): string[] {
   return out;
 }
 
+/**
+ * A gate red before iteration 1 and red now says nothing about the claim by its exit code: "no signal",
+ * unless its tests were read one by one (then pass-to-pass judged each test).
+ */
+function outcomeOf(g: Report['claims'][number]['gates'][number]): string {
+  if (g.outcome !== 'still-red') return g.outcome;
+  return g.now.tests?.evidence === 'per-test' ? 'still red (judged test by test)' : 'still red — no signal';
+}
+
 /** Every verified claim: the work checked, the gates before and now, the findings, the verifier. */
 function claims(report: Report): string[] {
   const out: string[] = ['', '## Claims', ''];
@@ -83,9 +92,16 @@ function claims(report: Report): string[] {
       out.push('| gate | before iteration 1 | now | | test evidence |', '|---|---|---|---|---|');
       for (const g of c.gates) {
         const evidence = cell(describeGateTests(g.now.tests));
-        out.push(`| ${g.name} | ${gateState(g.baseline)} | ${gateState(g.now)} | ${g.outcome} | ${evidence} |`);
+        out.push(`| ${g.name} | ${gateState(g.baseline)} | ${gateState(g.now)} | ${outcomeOf(g)} | ${evidence} |`);
       }
       out.push('');
+      for (const { name, now } of c.gates) {
+        if (!now.modified) continue;
+        out.push(
+          `- gate ${name} modified files while it ran: ${now.modified.files.join(', ')} — the gate's doing, not ` +
+            `the agent's or the verifier's; kept at \`${now.modified.ref}\` for review, never committed`,
+        );
+      }
     }
     for (const line of describeTestChecks(c.tests)) out.push(`- ${line}`);
     if (c.findings.length === 0) out.push('- no findings');

@@ -21,6 +21,8 @@ export const gateResultSchema = z.object({
   tail: z.string(),
   /** What the run said about its tests (every test is in the iteration's tests.json). */
   tests: testSummarySchema.optional(),
+  /** Files the gate itself changed while it ran (kept on `ref`, removed from its copy): the gate's doing. */
+  modified: z.object({ files: z.array(z.string()), ref: z.string() }).optional(),
 });
 
 export const gateBaselineSchema = z.object({
@@ -39,6 +41,7 @@ const gateStateSchema = z.object({
   status: z.enum(['pass', 'fail', 'timeout', 'error']),
   failures: z.number().optional(),
   tests: testSummarySchema.optional(),
+  modified: z.object({ files: z.array(z.string()), ref: z.string() }).optional(),
 });
 
 export const gateComparisonSchema = z.object({

@@ -289,7 +289,7 @@ describe('the adversarial verifier and the verification modes', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('baseline (before iteration 1): test fail (1 failing)');
     const report = await readFile(join(repo, '.star/report.md'), 'utf8');
-    expect(report).toContain('| test | fail (1 failing) | fail (1 failing) | still-red |');
+    expect(report).toContain('| test | fail (1 failing) | fail (1 failing) | still red (judged test by test) |');
   });
 
   it('before ending complete, accepted stories are re-checked: a gate broken since makes the run exit 4 (regressed)', async () => {

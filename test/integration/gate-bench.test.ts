@@ -142,3 +142,47 @@ describe('the gate bench: a clean copy of the commit, with the trusted dependenc
     expect(await findDependencyDirs(repo)).toEqual(['node_modules', 'packages/a/node_modules', 'packages/b/.venv']);
   });
 });
+
+describe('a gate that writes files (the backstop behind gate hygiene)', () => {
+  const GATES = [
+    {
+      name: 'fixer',
+      command:
+        'echo fixed > package.json && echo new > made.txt && rm vendor/dep/index.js && echo scratch > secret.env',
+      kind: 'lint' as const,
+      source: 'x',
+    },
+    {
+      name: 'next',
+      command: 'cat package.json && test -f vendor/dep/index.js && test ! -e made.txt',
+      kind: 'test' as const,
+      source: 'x',
+    },
+  ];
+
+  async function check(sandbox: boolean) {
+    const { repo, head } = await project();
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-writes.log`);
+    const run = await runGatesOn(GATES, {
+      ...place(repo, sandbox ? sandboxFor(repo) : undefined),
+      commit: head,
+      logFile: log,
+    });
+    // Reported as the gate's own doing, with what it changed (an ignored file is not a change) …
+    expect(run.results[0]?.modified?.files.sort()).toEqual(['made.txt', 'package.json', 'vendor/dep/index.js']);
+    const ref = run.results[0]?.modified?.ref ?? '';
+    expect(ref).toMatch(/^refs\/star-loop\/gate-edits\/[0-9a-f]{40}$/);
+    // … kept on a ref for review, its parent the commit judged …
+    expect(await git(repo, 'show', `${ref}:package.json`)).toBe('fixed');
+    expect(await git(repo, 'rev-parse', `${ref}^`)).toBe(head);
+    // … and put back: the next gate sees the commit, and reports nothing.
+    expect(run.results[1]?.status).toBe('pass');
+    expect(run.results[1]?.modified).toBeUndefined();
+    // The user's work tree and branch never moved.
+    expect(await git(repo, 'status', '--porcelain')).toBe('?? untracked.txt');
+    expect(await git(repo, 'rev-parse', 'HEAD')).toBe(head);
+  }
+
+  it('without a sandbox: reported, kept on a ref, put back before the next gate', () => check(false));
+  sandboxIt('in the sandbox: the same', () => check(true));
+});
