@@ -52,6 +52,7 @@ function withLoopOptions(command: Command): Command {
     )
     .option('--verifier-agent <name>', "the adversarial verifier agent (default: the implementer's)")
     .option('--require-tests', 'reject a claim that changes source without adding or changing a test')
+    .option('--require-tests-gate', 'refuse to start (exit 4) when no gate runs tests, or every test gate is red')
     .option('--mutants <n>', 'mutants of the claimed lines tried per claim; 0 turns them off (default 6)')
     .option('--verifier-model <id>', "the verifier's model (default: the implementer's)")
     .addOption(

@@ -46,6 +46,7 @@ export const configSchema = z.strictObject({
   verifierAgent: z.string().optional(),
   /** A claim with a source change and no new or changed test is rejected (no-new-tests). */
   requireTests: z.boolean().optional(),
+  requireTestsGate: z.boolean().optional(),
   /** Mutants of the claimed lines per claim (0: none), and their time budget in multiples of the test gates' time. */
   mutants: z.number().int().min(0).optional(),
   mutantTime: z.number().positive().optional(),

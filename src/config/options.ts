@@ -60,6 +60,8 @@ export interface RunOptions {
   verifierAgent: string;
   /** A claim with a source change must add or change a test (else: recorded as no new test evidence). */
   requireTests: boolean;
+  /** Refuse to start (exit 4) when no gate can check a claim's tests: none runs tests, or all were red. */
+  requireTestsGate: boolean;
   /** Mutants of the claimed lines per claim (0: none), in at most `mutantTime` × the test gates' time. */
   mutants: number;
   mutantTime: number;

@@ -36,6 +36,7 @@ export interface RunFlags {
   verify?: string;
   verifierAgent?: string;
   requireTests?: boolean;
+  requireTestsGate?: boolean;
   mutants?: string;
   verifierModel?: string;
   allowDirty?: boolean;
@@ -273,6 +274,7 @@ export async function resolveRunOptions(input: {
     verifierAgent,
     verifierModel,
     requireTests: flags.requireTests ?? config.requireTests ?? false,
+    requireTestsGate: flags.requireTestsGate ?? config.requireTestsGate ?? false,
     mutants: flags.mutants !== undefined ? mutantCount(flags.mutants) : (config.mutants ?? 6),
     mutantTime: config.mutantTime ?? 2,
     allowDirty: flags.allowDirty ?? false,

@@ -33,6 +33,8 @@ export interface NextStepInput {
   denied?: { reason: StopReason; detail: string };
   /** PRD mode, all work done: stories accepted earlier that no longer hold at the final re-check. */
   regressed?: string;
+  /** Why the gates cannot check a claim's tests: then "complete" is not "verified". */
+  testsGap?: string;
   /** Stories parked for a human: a run that runs out of iterations or time with some parked needs a human first. */
   parkedStories?: readonly string[];
 }
@@ -51,6 +53,12 @@ function firstStop(input: NextStepInput): NextStep {
   if (input.safety) return { kind: 'stop', reason: 'safety', detail: input.safety };
   if (input.remaining === 0) {
     if (input.regressed) return { kind: 'stop', reason: 'regressed', detail: input.regressed };
+    if (input.testsGap)
+      return {
+        kind: 'stop',
+        reason: 'complete',
+        detail: `checked by gates that do not test anything: ${input.testsGap}`,
+      };
     return { kind: 'stop', reason: 'complete', detail: 'all work complete and verified' };
   }
   if (input.aborted) return { kind: 'stop', reason: 'stopped', detail: 'stopped by the user' };

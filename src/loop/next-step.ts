@@ -31,6 +31,7 @@ export async function nextStep(ctx: LoopContext, state: RunState, signals: LoopS
     budget: checkBudgets(options, state.records),
     parked: await parkedBlock(ctx, state),
     parkedStories: state.parked.map((p) => p.story),
+    testsGap: state.testsGap,
   };
   const step = decideNextStep(input);
   if (step.kind === 'iterate' && ctx.permit) {

@@ -1,5 +1,6 @@
 import type { RunOptions } from '../config/options.js';
 import type { DroppedGate, Gate } from '../gates/gate.js';
+import { testsGap } from '../gates/gate-health.js';
 import type { GitState } from '../git/read-git-state.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories, orderStories, passedIds, selectNextStory } from '../prd/select-next-story.js';
@@ -74,6 +75,12 @@ export function buildPlan(input: PlanInput): Plan {
         'star.config.json',
     );
   }
+  const gap = gates.length > 0 ? testsGap(gates) : undefined;
+  if (gap)
+    risks.unshift(
+      `${gap} — claims will be checked by gates that do not test anything; add a test command to \`gates\` in ` +
+        'star.config.json (--require-tests-gate refuses to start like this)',
+    );
   if (options.verify === 'off')
     risks.unshift("verification is off (--verify off): claims will be accepted on the agent's word alone");
   if (!agent.found)

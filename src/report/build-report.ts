@@ -1,3 +1,4 @@
+import { type GateHealth, gateHealth } from '../gates/gate-health.js';
 import type { Plan } from '../recon/plan.js';
 import type { Recovery } from '../safety/evidence-store.js';
 import type { Finding } from '../state/finding-schema.js';
@@ -28,6 +29,10 @@ export interface Report {
   }>;
   remaining: string[];
   gates: Plan['gates'];
+  /** Each gate: what it checks, how it stood before iteration 1, whether it gives a signal. */
+  gateHealth: GateHealth[];
+  /** Why the gates could not check a claim's tests, when they could not. */
+  testsGap?: string;
   /** The run's total cost in USD; undefined when no agent run's cost is known. */
   costUsd?: number;
   /** Receipts: the run's and each story's cost and tokens, implementer and verifier runs together. */
@@ -199,9 +204,14 @@ export function buildReport(input: {
       })),
     remaining: input.remaining,
     gates: plan.gates,
+    gateHealth: gateHealth(plan.gates, state.baseline?.gates),
+    testsGap: state.testsGap,
     costUsd: total.unknownCostRuns < total.runs ? total.costUsd : undefined,
     usage: reportUsage(state),
-    plan,
+    // What the baseline showed is the biggest risk the plan could not see yet.
+    plan: state.testsGap
+      ? { ...plan, risks: [state.testsGap, ...plan.risks.filter((r) => !r.startsWith('no gate'))] }
+      : plan,
     table: reportTable(state.records),
     verify: input.verify,
     baseline: state.baseline,

@@ -1,9 +1,10 @@
+import type { GateSignal } from '../gates/gate-health.js';
 import { describeGateTests, describeTestChecks } from '../prompt/describe-test-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
 import { formatUsd } from '../usage/sum-usage.js';
 import { formatDuration } from '../util/parse-duration.js';
 import type { Report } from './build-report.js';
-import { renderPlan } from './render-plan.js';
+import { KIND_WORD, renderPlan } from './render-plan.js';
 
 const where = (f: Finding) => (f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : '');
 const gateState = (g?: { status: string; failures?: number }) =>
@@ -152,13 +153,30 @@ function iterations(report: Report): string[] {
   return out;
 }
 
+const SIGNAL_WORD: Record<GateSignal, string> = {
+  yes: 'yes',
+  'per-test': 'test by test (red before)',
+  none: 'no signal (red or not running before)',
+};
+
 /** report.md: what a person reads in the morning. */
 export function renderReportMarkdown(report: Report): string {
   const out: string[] = [`# star-loop report — ${report.stopReason}`, ''];
   out.push(...summary(report), ...alarms(report), ...claims(report));
   out.push('## Gates', '');
   if (report.gates.length === 0) out.push('No gates were found: claims could only be checked by inspection.');
-  else for (const g of report.gates) out.push(`- ${g.name}: \`${g.command}\` (${g.source})`);
+  else {
+    out.push('| gate | checks | before iteration 1 | signal | command (found in) |', '|---|---|---|---|---|');
+    for (const g of report.gates) {
+      const health = report.gateHealth?.find((h) => h.command === g.command);
+      const signal = health?.signal ? SIGNAL_WORD[health.signal] : '—';
+      out.push(
+        `| ${g.name} | ${KIND_WORD[g.kind]} | ${health?.baseline ?? '—'} | ${signal} | ` +
+          `\`${cell(g.command)}\` (${g.source}) |`,
+      );
+    }
+  }
+  if (report.testsGap) out.push('', `**Not verified by tests:** ${report.testsGap}.`);
   out.push(...iterations(report));
   if (report.baseline) {
     const gates = report.baseline.gates.map((g) => `${g.name} ${gateState(g)}`).join(', ') || 'no gates';

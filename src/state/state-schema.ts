@@ -236,6 +236,8 @@ export const runStateSchema = z.object({
   taskComplete: z.boolean(),
   /** Gates run once on the starting commit, before iteration 1. */
   baseline: baselineSchema.optional(),
+  /** Why the gates cannot check a claim's tests (src/gates/gate-health.ts), when they cannot. */
+  testsGap: z.string().optional(),
   /** HEAD when each story (or `task`) was first worked on: cheat checks look at the diff from there. */
   workStarts: z.record(z.string(), z.string()).default({}),
   verifierRuns: z.number().default(0),
