@@ -1,5 +1,6 @@
 import type { RunOptions } from '../config/options.js';
 import type { Gate } from '../gates/gate.js';
+import type { GateCache } from '../gates/gate-cache.js';
 import type { Git } from '../git/git.js';
 import type { Endpoint } from '../sandbox/endpoint.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -30,6 +31,10 @@ export interface FleetContext {
   /** Where the merges' gates run: the sandbox (absent with --sandbox off) and the hosts they may reach. */
   sandbox?: Sandbox;
   gateHosts: readonly Endpoint[];
+  /** The fleet's gate results by tree, shared with its workers: a merge that changed nothing is not re-gated. */
+  gateCache?: GateCache;
+  /** A gate still running on a merge or the baseline. */
+  heartbeat?: (gate: Gate, elapsedMs: number) => void;
   /** The first wait when no story can start and workers are busy (doubles up to 60 s). */
   idleBackoffMs?: number;
 }

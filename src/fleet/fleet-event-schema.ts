@@ -29,6 +29,7 @@ export const fleetEventSchema = z.discriminatedUnion('type', [
     detail: z.string(),
   }),
   stamped('merge.started', { story: z.string(), attempt: z.number() }),
+  stamped('gate.running', { gate: z.string(), command: z.string(), elapsedMs: z.number() }),
   stamped('story.merged', { story: z.string(), attempt: z.number(), commit: z.string(), order: z.number() }),
   stamped('story.returned', {
     story: z.string(),

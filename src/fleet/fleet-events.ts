@@ -26,6 +26,8 @@ export type FleetEvent =
       detail: string;
     }
   | { type: 'merge.started'; story: string; attempt: number }
+  /** One of the fleet's own gates (the baseline, a merge's) still running, every 15 s. */
+  | { type: 'gate.running'; gate: string; command: string; elapsedMs: number }
   | { type: 'story.merged'; story: string; attempt: number; commit: string; order: number }
   | {
       type: 'story.returned';

@@ -34,6 +34,7 @@ export function foldWorkerEvent(state: FleetState, worker: WorkerProgress, event
       phase('agent');
       return true;
     case 'gate.finished':
+    case 'gate.running':
       phase('gates');
       return true;
     case 'agent.rate-limited':

@@ -80,6 +80,8 @@ export class MergeQueue {
         timeoutMs: ctx.options.gateTimeoutMs,
         signal: ctx.signal,
         redactor: ctx.redactor,
+        cache: ctx.gateCache,
+        heartbeat: ctx.heartbeat,
       },
       workDir: ctx.paths.fleetDir,
       logFile: join(ctx.paths.fleetDir, 'merge-gates.log'),

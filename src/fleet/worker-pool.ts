@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { GATE_SCOPE_ENV } from '../gates/gate-cache.js';
 import type { LoopEventWithTime } from '../loop/events.js';
 import type { FleetDenial, PermitAnswer } from '../loop/fleet-permit.js';
 import { signalProcess } from '../proc/run-process.js';
@@ -144,7 +145,7 @@ export class WorkerPool {
             : undefined,
       },
       logFile,
-      env: ctx.env,
+      env: { ...ctx.env, [GATE_SCOPE_ENV]: state.fleetId },
       onSpawn: (pid) => {
         worker.pid = pid;
         const record = state.running.find((w) => w.slot === worker.slot);

@@ -40,7 +40,7 @@ export function compareGates(
       name: result.name,
       command: result.command,
       baseline: before ? { status: before.status, failures: before.failures } : undefined,
-      now: { status: result.status, failures, tests: result.tests, modified: result.modified },
+      now: { status: result.status, failures, tests: result.tests, modified: result.modified, reused: result.reused },
       outcome: 'ok',
     };
     const fail = (rule: string, detail: string) => {

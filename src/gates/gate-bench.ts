@@ -9,6 +9,8 @@ import type { ProcessWrap, Sandbox } from '../sandbox/sandbox.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { GateResult } from '../state/state-schema.js';
 import { changedBins, type DependencyPlan, fingerprintBins, planDependencies } from './dependencies.js';
+import type { Gate } from './gate.js';
+import type { GateCache } from './gate-cache.js';
 
 /** Hosts a fresh install of JavaScript dependencies reaches (plus the configured sandbox.gateHosts). */
 const REGISTRY_HOSTS: readonly Endpoint[] = [
@@ -35,6 +37,11 @@ export interface GatePlace {
   timeoutMs: number;
   signal?: AbortSignal;
   redactor?: { redact: (text: string) => string; longest: number };
+  /** Results by tree, so a tree already checked is not checked again (src/gates/gate-cache.ts). */
+  cache?: GateCache;
+  /** A gate still running: called every `heartbeatMs` (15 s by default) while it runs. */
+  heartbeat?: (gate: Gate, elapsedMs: number) => void;
+  heartbeatMs?: number;
 }
 
 /** One gate bench: the commit being judged, and the commit the trusted dependencies were installed for. */

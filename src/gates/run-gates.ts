@@ -9,8 +9,11 @@ import type { Finding } from '../state/finding-schema.js';
 import type { GateResult } from '../state/state-schema.js';
 import type { TestsFile } from '../state/test-report-schema.js';
 import type { Gate } from './gate.js';
-import { type GateBenchInput, openGateBench } from './gate-bench.js';
+import { type GateBenchInput, type GatePlace, openGateBench } from './gate-bench.js';
 import { plainOutputEnv } from './plain-output-env.js';
+
+/** How often a gate still running says so (a log read from a non-TTY run must not look hung). */
+const HEARTBEAT_MS = 15_000;
 
 export interface GateRunOptions {
   /** Where the gates run (a gate bench's copy of the commit: src/gates/gate-bench.ts). */
@@ -23,6 +26,8 @@ export interface GateRunOptions {
   signal?: AbortSignal;
   redactor?: { redact: (text: string) => string; longest: number };
   onResult?: (result: GateResult) => void;
+  heartbeat?: (gate: Gate, elapsedMs: number) => void;
+  heartbeatMs?: number;
   /** After each gate: the files it changed, put back (src/gates/gate-bench.ts). */
   settle?: (gate: string) => Promise<GateResult['modified']>;
   /** Collect every gate's test evidence: its folder, and where the gates' processes see `root`. */
@@ -44,6 +49,19 @@ export async function runGatesOn(
   input: GateBenchInput,
   onResult?: (result: GateResult) => void,
 ): Promise<{ results: GateResult[]; findings: Finding[]; tests: TestsFile['gates'] }> {
+  const cache = input.cache && !input.overlay?.length ? input.cache : undefined;
+  const key = cache ? await cacheKey(input, gates, input.commit) : undefined;
+  const hit = key ? await cache?.get(key) : undefined;
+  if (hit && hit.results.length === gates.length) {
+    await appendFile(
+      input.logFile,
+      `\n===== the tree of ${input.commit} was checked at ${hit.commit}, by the same gates in this run: ` +
+        `their results are reused, nothing ran\n${hit.results.map((r) => `===== ${r.name}: ${r.status}\n`).join('')}`,
+    );
+    const results = hit.results.map((r) => ({ ...r, reused: hit.commit }));
+    for (const result of results) onResult?.(result);
+    return { results, findings: [], tests: hit.tests };
+  }
   const bench = await openGateBench(input);
   try {
     const runs = await runGates(gates, {
@@ -57,11 +75,32 @@ export async function runGatesOn(
       signal: input.signal,
       redactor: input.redactor,
       onResult,
+      heartbeat: input.heartbeat,
+      heartbeatMs: input.heartbeatMs,
     });
-    return { results: runs.map((r) => r.result), findings: bench.findings, tests: runs.map((r) => r.tests) };
+    const results = runs.map((r) => r.result);
+    const tests = runs.map((r) => r.tests);
+    const whole = results.length === gates.length && !input.signal?.aborted && bench.findings.length === 0;
+    if (key && whole) await cache?.put(key, { commit: input.commit, results, tests });
+    return { results, findings: bench.findings, tests };
   } finally {
     await bench.close();
   }
+}
+
+/** Where a commit's gate results are kept: by its tree (src/gates/gate-cache.ts). */
+async function cacheKey(place: GatePlace, gates: readonly Gate[], commit: string): Promise<string | undefined> {
+  return place.cache?.key((await place.git.tree(commit)) ?? commit, gates, Boolean(place.sandbox));
+}
+
+/**
+ * star-loop's own commit on top of a checked one (prd.json's `passes` set, nothing else): the gates'
+ * results for the checked tree hold for it too, so the final re-check does not run them again.
+ */
+export async function carryGateResults(place: GatePlace, gates: readonly Gate[], from: string, to: string) {
+  const [source, target] = [await cacheKey(place, gates, from), await cacheKey(place, gates, to)];
+  const entry = source ? await place.cache?.get(source) : undefined;
+  if (entry && target) await place.cache?.put(target, entry);
 }
 
 /**
@@ -90,6 +129,10 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
     };
     const logStart = (await stat(options.logFile).catch(() => undefined))?.size ?? 0;
     const startedAt = Date.now();
+    const beat = options.heartbeat;
+    const timer = beat
+      ? setInterval(() => beat(gate, Date.now() - startedAt), options.heartbeatMs ?? HEARTBEAT_MS)
+      : undefined;
     const run = await runProcess({
       ...(options.wrap ? options.wrap(command) : command),
       cwd: options.root,
@@ -98,7 +141,7 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       signal: options.signal,
       tailBytes: 4096,
       redactor: options.redactor,
-    });
+    }).finally(() => clearInterval(timer));
     // A gate ended by a stop has no verdict: leave it out, so the claim counts as not verified.
     if (run.aborted) break;
     const status: GateResult['status'] = run.timedOut

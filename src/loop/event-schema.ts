@@ -62,6 +62,7 @@ export const loopEventSchema = z.discriminatedUnion('type', [
   stamped('passes.restored', { iteration: z.number(), stories: z.array(z.string()) }),
   stamped('claim.read', { iteration: z.number(), claim: claimRecordSchema.optional(), notes: z.array(z.string()) }),
   stamped('gate.finished', { iteration: z.number(), result: gateResultSchema.omit({ tail: true }) }),
+  stamped('gate.running', { gate: z.string(), command: z.string(), elapsedMs: z.number() }),
   stamped('baseline.finished', {
     gates: z.array(gateBaselineSchema),
   }),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { baselineTestsFile } from '../gates/run-baseline.js';
+import { carryGateResults } from '../gates/run-gates.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { ClaimRecord, GateResult, IterationRecord, RunState } from '../state/state-schema.js';
 import { remainingBudget } from '../usage/check-budgets.js';
@@ -114,7 +115,9 @@ export async function verifyClaim(
   if (claim && judged.verdict !== 'no-claim') {
     if (judged.verdict === 'accepted' && options.prdFile) {
       judged.acceptedStories = claim.stories;
-      await markStoriesPassed(ctx.git, options.prdFile, judged.acceptedStories, start.n);
+      const verified = await ctx.git.head();
+      const marked = await markStoriesPassed(ctx.git, options.prdFile, judged.acceptedStories, start.n);
+      if (verified && marked) await carryGateResults(ctx.verify.gatePlace, ctx.gates, verified, marked);
     }
     emit({
       type: 'claim.verdict',

@@ -58,11 +58,14 @@ export function renderEventLine(event: LoopEventWithTime): string | undefined {
         `    gate ${event.result.name}: ` +
         `${event.result.status}${event.result.exitCode ? ` (exit ${event.result.exitCode})` : ''} in ` +
         `${formatDuration(event.result.durationMs)}` +
+        (event.result.reused ? ` — reused: this tree was checked at ${event.result.reused.slice(0, 10)}` : '') +
         (event.result.modified
           ? ` — it modified ${event.result.modified.files.join(', ')} while it ran (the gate's doing, not the ` +
             `agent's: kept at ${event.result.modified.ref}, put back)`
           : '')
       );
+    case 'gate.running':
+      return `    gate ${event.gate}: still running (${formatDuration(event.elapsedMs)})`;
     case 'baseline.finished':
       return `baseline (before iteration 1): ${event.gates.map(baselineGate).join(', ') || 'no gates'}`;
     case 'verifier.started':

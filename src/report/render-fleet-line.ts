@@ -1,4 +1,5 @@
 import type { FleetEvent } from '../fleet/fleet-events.js';
+import { formatDuration } from '../util/parse-duration.js';
 import { renderEventLine } from './render-event-line.js';
 import { clock, printLine } from './terminal-output.js';
 
@@ -36,6 +37,8 @@ export function renderFleetLine(event: FleetEvent): string | undefined {
       );
     case 'merge.started':
       return `merging ${event.story} (attempt ${event.attempt}): gates on the merged result`;
+    case 'gate.running':
+      return `gate ${event.gate}: still running (${formatDuration(event.elapsedMs)})`;
     case 'story.merged':
       return `✔ ${event.story} merged as #${event.order} (${event.commit.slice(0, 10)})`;
     case 'story.returned':

@@ -7,8 +7,11 @@ import type { Report } from './build-report.js';
 import { KIND_WORD, renderPlan } from './render-plan.js';
 
 const where = (f: Finding) => (f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : '');
-const gateState = (g?: { status: string; failures?: number }) =>
-  g ? `${g.status}${g.failures ? ` (${g.failures} failing)` : ''}` : '—';
+const gateState = (g?: { status: string; failures?: number; reused?: string }) => {
+  if (!g) return '—';
+  const failing = g.failures ? ` (${g.failures} failing)` : '';
+  return `${g.status}${failing}${g.reused ? ` (reused from ${g.reused.slice(0, 10)})` : ''}`;
+};
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 const SOURCE: Record<Report['usage']['costSource'], string> = {

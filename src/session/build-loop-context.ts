@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import type { AgentRunContext } from '../agents/agent-run-context.js';
 import { getAgentAdapter } from '../agents/registry.js';
+import type { GateCache } from '../gates/gate-cache.js';
 import type { Emit } from '../loop/events.js';
 import { fleetPermit } from '../loop/fleet-permit.js';
 import type { LoopContext } from '../loop/loop-context.js';
@@ -34,6 +35,8 @@ export interface LoopContextInput {
   /** Without a sandbox: their executables at start, to tell when an agent changed them. */
   trustedBins?: ReadonlyMap<string, string>;
   evidence: EvidenceStore;
+  /** Gate results by tree, for this run (src/gates/gate-cache.ts). */
+  gateCache?: GateCache;
 }
 
 /** Everything an iteration needs, resolved once: how agents run, what verification needs, the guard. */
@@ -95,6 +98,9 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
         timeoutMs: options.gateTimeoutMs,
         signal: input.stop,
         redactor,
+        cache: input.gateCache,
+        heartbeat: (gate, elapsedMs) =>
+          emit({ type: 'gate.running', gate: gate.name, command: gate.command, elapsedMs }),
       },
       env,
       signal: input.stop,

@@ -8,6 +8,8 @@ import { newFleetState, workerPassArgs } from '../fleet/fleet-plan.js';
 import type { FleetFlags, FleetRecon } from '../fleet/fleet-recon.js';
 import { runFleet } from '../fleet/run-fleet.js';
 import { findDependencyDirs } from '../gates/dependencies.js';
+import type { Gate } from '../gates/gate.js';
+import { GateCache } from '../gates/gate-cache.js';
 import { runBaseline } from '../gates/run-baseline.js';
 import { createEmitter } from '../loop/events.js';
 import { loadPrd } from '../prd/load-prd.js';
@@ -184,6 +186,9 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
       dependencyDirs,
     });
     const gateHosts = parseEndpoints(options.sandbox.gateHosts);
+    const gateCache = new GateCache(join(await git.gitCommonDir(), 'star-loop', 'gate-cache'), state.fleetId);
+    const heartbeat = (gate: Gate, elapsedMs: number) =>
+      emit({ type: 'gate.running', gate: gate.name, command: gate.command, elapsedMs });
     if (options.verify !== 'off' && !state.baseline) {
       const place = {
         git,
@@ -195,6 +200,8 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
         timeoutMs: options.gateTimeoutMs,
         signal: controller.signal,
         redactor,
+        cache: gateCache,
+        heartbeat,
       };
       const head = (await git.head()) ?? 'HEAD';
       state.baseline = await runBaseline(recon.gates, place, head, join(paths.fleetDir, 'baseline.log'));
@@ -215,6 +222,8 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
           setup: flags.worktreeSetup,
           sandbox,
           gateHosts,
+          gateCache,
+          heartbeat,
           env: process.env,
           emit,
           signal: controller.signal,

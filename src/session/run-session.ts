@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { limitsOf } from '../config/options.js';
 import type { ExitCode } from '../errors.js';
 import { findDependencyDirs, fingerprintBins } from '../gates/dependencies.js';
+import { GATE_SCOPE_ENV, GateCache } from '../gates/gate-cache.js';
 import type { Git } from '../git/git.js';
 import { createEventLogger } from '../log/create-logger.js';
 import { createEmitter, type LoopEvent } from '../loop/events.js';
@@ -118,6 +119,8 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
       sandbox,
       dependencyDirs,
       trustedBins: sandbox ? undefined : await fingerprintBins(options.root, dependencyDirs),
+      // A fleet's worker shares the fleet's results: its merges reuse what its stories' runs checked.
+      gateCache: new GateCache(join(gitDir, 'star-loop', 'gate-cache'), process.env[GATE_SCOPE_ENV] ?? state.runId),
       agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
     });
     emit({ type: 'run.started', runId: state.runId, continued, plan });

@@ -21,6 +21,8 @@ export const gateResultSchema = z.object({
   tail: z.string(),
   /** What the run said about its tests (every test is in the iteration's tests.json). */
   tests: testSummarySchema.optional(),
+  /** Not run again: the same tree was checked at this commit, by the same gates in this run. */
+  reused: z.string().optional(),
   /** Files the gate itself changed while it ran (kept on `ref`, removed from its copy): the gate's doing. */
   modified: z.object({ files: z.array(z.string()), ref: z.string() }).optional(),
 });
@@ -42,6 +44,7 @@ const gateStateSchema = z.object({
   failures: z.number().optional(),
   tests: testSummarySchema.optional(),
   modified: z.object({ files: z.array(z.string()), ref: z.string() }).optional(),
+  reused: z.string().optional(),
 });
 
 export const gateComparisonSchema = z.object({

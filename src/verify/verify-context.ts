@@ -11,6 +11,8 @@ import type { GateResult } from '../state/state-schema.js';
 /** What verification reports as it goes (the loop adds them to its events). */
 export type VerifyEvent =
   | { type: 'gate.finished'; iteration: number; result: Omit<GateResult, 'tail'> }
+  /** A gate still running (every 15 s): a log read from a non-TTY run never looks hung. */
+  | { type: 'gate.running'; gate: string; command: string; elapsedMs: number }
   | { type: 'verifier.started'; iteration: number; agent: string }
   | { type: 'verifier.finished'; iteration: number; verdict: 'accept' | 'reject'; error?: string };
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GatePlace } from '../../src/gates/gate-bench.js';
+import { GateCache } from '../../src/gates/gate-cache.js';
 import { runGatesOn } from '../../src/gates/run-gates.js';
 import { Git } from '../../src/git/git.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -208,5 +209,69 @@ describe('every gate run reports its tests, the gate command as written', () => 
     expect(text).not.toContain('\x1b[');
     expect(text).toContain('NO_COLOR=1 FORCE_COLOR=0');
     expect(run.results[0]?.tests?.totals).toMatchObject({ fail: 1 });
+  });
+
+  it('a tree already checked in this run is not checked again; another run, an overlay, a timeout are', async () => {
+    const { repo, head } = await project();
+    await git(repo, 'commit', '-q', '--allow-empty', '-m', 'same tree, another commit');
+    const second = await git(repo, 'rev-parse', 'HEAD');
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-cache.log`);
+    const cacheDir = join(repo, '..', `${repo.split('/').at(-1)}-cache`);
+    const gates = GATES.slice(0, 1);
+    const cache = new GateCache(cacheDir, 'run-1');
+    const first = await runGatesOn(gates, { ...place(repo), cache, commit: head, logFile: log });
+    expect(first.results[0]?.reused).toBeUndefined();
+    const seen: string[] = [];
+    const again = await runGatesOn(gates, { ...place(repo), cache, commit: second, logFile: log }, (r) =>
+      seen.push(`${r.name} ${r.status} ${r.reused}`),
+    );
+    expect(again.results.map((r) => [r.status, r.reused])).toEqual([['pass', head]]);
+    expect(seen).toEqual([`test pass ${head}`]);
+    expect(brief(again.tests)).toEqual(brief(first.tests));
+    expect(readFileSync(log, 'utf8')).toContain(`was checked at ${head}, by the same gates in this run`);
+    // Another run (its machine may have changed since), or the claim's tests laid over it: run again.
+    const other = await runGatesOn(gates, {
+      ...place(repo),
+      cache: new GateCache(cacheDir, 'run-2'),
+      commit: second,
+      logFile: log,
+    });
+    expect(other.results[0]?.reused).toBeUndefined();
+    const overlay = await runGatesOn(gates, {
+      ...place(repo),
+      cache,
+      commit: second,
+      logFile: log,
+      overlay: [{ path: 'notes.txt', content: 'x' }],
+    });
+    expect(overlay.results[0]?.reused).toBeUndefined();
+    // A gate that timed out is tried again next time.
+    const slow = [{ name: 'slow', command: 'sleep 5', kind: 'test' as const, source: 'x' }];
+    const timedOut = await runGatesOn(slow, { ...place(repo), cache, timeoutMs: 300, commit: head, logFile: log });
+    expect(timedOut.results[0]?.status).toBe('timeout');
+    const retried = await runGatesOn(slow, { ...place(repo), cache, timeoutMs: 300, commit: head, logFile: log });
+    expect(retried.results[0]?.reused).toBeUndefined();
+  });
+
+  it('a gate still running says so, every heartbeat', async () => {
+    const { repo, head } = await project();
+    const log = join(repo, '..', `${repo.split('/').at(-1)}-beat.log`);
+    const beats: number[] = [];
+    const run = await runGatesOn([{ name: 'slow', command: 'sleep 1', kind: 'test' as const, source: 'x' }], {
+      ...place(repo),
+      commit: head,
+      logFile: log,
+      heartbeat: (gate, elapsed) => {
+        expect(gate.name).toBe('slow');
+        beats.push(elapsed);
+      },
+      heartbeatMs: 200,
+    });
+    expect(run.results[0]?.status).toBe('pass');
+    expect(beats.length).toBeGreaterThanOrEqual(3);
+    expect(beats).toEqual([...beats].sort((a, b) => a - b));
+    const count = beats.length;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(beats).toHaveLength(count);
   });
 });
