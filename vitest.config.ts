@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Real projects' own suites are fixtures (test/fixtures/projects), run by star-loop's tests, not by vitest.
+    exclude: ['test/fixtures/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

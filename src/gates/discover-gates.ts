@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { GateSpec } from '../config/config-schema.js';
+import { runCapture } from '../proc/run-capture.js';
 import { gateDiscoverers } from './discoverers/index.js';
 import {
   type Candidate,
@@ -13,7 +14,7 @@ import {
   type RepoFiles,
 } from './gate.js';
 import { checkingForm, type HygieneFacts } from './gate-hygiene.js';
-import { cannotRun, type ToolFacts } from './gate-tools.js';
+import { cannotRun, pythonModulesOf, type ToolFacts } from './gate-tools.js';
 import { normalizeCommand } from './looks-like-gate.js';
 import { makeTargets } from './make-targets.js';
 import { mergeSuites, type SuiteFacts } from './merge-suites.js';
@@ -46,6 +47,12 @@ export interface Discovered {
 export type GateFacts = HygieneFacts & ToolFacts & SuiteFacts;
 
 /**
+ * `pytest …` as `python -m pytest …`, which puts the project's root on sys.path: the suite runs from the source
+ * tree, as the gates run it, without the project installed (`pytest` alone imports an installed copy, or none).
+ */
+const pytestAsModule = (command: string) => command.replace(/^(?:pytest|py\.test)(?=\s|$)/, 'python -m pytest');
+
+/**
  * Candidates → gates (pure): each in the form that only checks, or left out (it writes files with no
  * checking form, needs the network, or its program is not on PATH); one gate per command and per suite;
  * cheap kinds first.
@@ -65,7 +72,7 @@ export function settleGates(found: readonly Candidate[], facts: GateFacts): Disc
       leave(checking.drop);
       continue;
     }
-    let command = checking.command;
+    let command = pytestAsModule(checking.command);
     // Debian and many containers have python3 but no `python`.
     if (/^python\s/.test(command) && !facts.hasTool('python') && facts.hasTool('python3'))
       command = command.replace(/^python\s/, 'python3 ');
@@ -105,8 +112,24 @@ export function onPath(env: NodeJS.ProcessEnv): (name: string) => boolean {
   };
 }
 
+/** Where recon looks: the repository, and the environment its gates will have. */
+interface Where {
+  root: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Which of these modules the Python on PATH can import: one process for all of them. */
+async function importable(modules: readonly string[], hasTool: (n: string) => boolean, where: Where) {
+  const python = hasTool('python3') ? 'python3' : hasTool('python') ? 'python' : undefined;
+  if (modules.length === 0 || !python) return new Set<string>();
+  const script = 'import importlib.util,sys\nfor m in sys.argv[1:]:\n  print(m if importlib.util.find_spec(m) else "")';
+  const run = { cwd: where.root, env: where.env, timeoutMs: 20_000 };
+  const out = await runCapture(python, ['-c', script, ...modules], run).catch(() => undefined);
+  return new Set((out?.stdout ?? '').split('\n').filter(Boolean));
+}
+
 /** The project's scripts, make targets, fixing linter configs and installed executables. */
-async function readFacts(files: RepoFiles, env: NodeJS.ProcessEnv): Promise<GateFacts> {
+async function readFacts(files: RepoFiles, where: Where, modules: string[]): Promise<GateFacts> {
   let scripts: Record<string, string> = {};
   try {
     const pkg = JSON.parse((await files.read('package.json')) ?? '{}') as { scripts?: Record<string, unknown> };
@@ -125,12 +148,14 @@ async function readFacts(files: RepoFiles, env: NodeJS.ProcessEnv): Promise<Gate
   const ruffToml = (await files.read('ruff.toml')) ?? (await files.read('.ruff.toml')) ?? '';
   const topOfRuffToml = ruffToml.split(/^\[/m)[0] ?? '';
   if (/^fix\s*=\s*true\b/m.test(ruffSection) || /^fix\s*=\s*true\b/m.test(topOfRuffToml)) fixingConfig.add('ruff');
+  const hasTool = onPath(where.env);
   return {
     scripts,
     makeTargets: makeTargets(makefile),
     fixingConfig,
     localBins: new Set(await files.list('node_modules/.bin')),
-    hasTool: onPath(env),
+    hasTool,
+    pythonModules: await importable(modules, hasTool, where),
   };
 }
 
@@ -154,6 +179,7 @@ export async function discoverGates(
   }
   const files = repoFiles(root);
   const found = await Promise.all((options.discoverers ?? gateDiscoverers).map((d) => d.discover(files)));
-  const facts = { ...(await readFacts(files, options.env ?? process.env)), ...options.facts };
+  const modules = [...new Set(found.flat().flatMap((c) => pythonModulesOf(pytestAsModule(c.command))))];
+  const facts = { ...(await readFacts(files, { root, env: options.env ?? process.env }, modules)), ...options.facts };
   return settleGates(found.flat(), facts);
 }

@@ -29,6 +29,11 @@ function launcherLength(words: readonly string[]): number {
 
 const RULES: Rule[] = [
   (w) => (tool(w) === 'cargo' && w[1] === 'fmt' && !has(w, '--check') ? insertAfter(w, 1, '--check') : undefined),
+  // coverage measures and writes its data file; the suite is the module it runs (and coverage need not be here).
+  (w) => {
+    const m = w.indexOf('-m');
+    return tool(w) === 'coverage' && w[1] === 'run' && m > 1 ? ['python', ...w.slice(m)] : undefined;
+  },
   (w) =>
     tool(w) === 'cargo' && w[1] === 'clippy' && has(w, '--fix')
       ? without(w, '--fix', '--allow-dirty', '--allow-staged')

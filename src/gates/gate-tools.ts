@@ -5,6 +5,15 @@ export interface ToolFacts {
   hasTool(name: string): boolean;
   /** The executables in the project's node_modules/.bin. */
   localBins: ReadonlySet<string>;
+  /** The modules the candidates run with `python -m` that Python can import here (unknown: not checked). */
+  pythonModules?: ReadonlySet<string>;
+}
+
+/** The modules a command runs with `python -m` (`python3 -m pytest` → pytest). Pure. */
+export function pythonModulesOf(command: string): string[] {
+  return simpleCommands(command)
+    .filter((w) => /^python[\d.]*$/.test(w[0] ?? '') && w[1] === '-m' && w[2])
+    .map((w) => (w[2] ?? '').split('.')[0] ?? '');
 }
 
 /** Cargo's own subcommands; any other (`cargo nextest`) is a separate `cargo-<name>` program. */
@@ -17,8 +26,12 @@ const CARGO_BUILTIN = new Set(
 const SHELL_BUILTIN = new Set('cd export true false test [ echo printf set exit : . source'.split(' '));
 
 /** Commands that fetch what they run, so they need the network (which the gates do not have). */
-function networkReason(words: readonly string[], facts: ToolFacts): string | undefined {
+function networkReason(all: readonly string[], facts: ToolFacts): string | undefined {
+  // `python -m tox` is tox.
+  const words = /^python[\d.]*$/.test(all[0] ?? '') && all[1] === '-m' ? all.slice(2) : all;
   const [first = '', second = '', third = ''] = words;
+  if (first === 'build' && words !== all && !words.some((w) => w === '-n' || w === '--no-isolation'))
+    return '`python -m build` installs its build backend from the network (build isolation)';
   if (first === 'uvx' || (first === 'uv' && second === 'tool' && third === 'run'))
     return '`uvx` fetches the tool it runs from the network';
   if (first === 'uv' && second === 'run' && !words.includes('--offline') && !words.includes('--no-sync'))
@@ -62,6 +75,9 @@ export function cannotRun(command: string, facts: ToolFacts): string | undefined
     if (network) return network;
     const missing = missingProgram(words, facts);
     if (missing) return `\`${missing}\` is not on PATH`;
+    const module = pythonModulesOf(words.join(' '))[0];
+    if (module && facts.pythonModules && !facts.pythonModules.has(module))
+      return `Python cannot import \`${module}\` here (\`${words[0]} -m ${module}\`)`;
   }
   return undefined;
 }

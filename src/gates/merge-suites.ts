@@ -9,13 +9,22 @@ export interface SuiteFacts {
 }
 
 /** Flags that change what a runner prints or measures, not which tests run. */
-const NOISE =
-  /^(-v+|--verbose|-q+|--quiet|--silent|--coverage|--cov(=.*)?|--cov-report(=.*)?|--colou?r(=.*)?|--no-colou?r|--)$/;
+const NOISE = new RegExp(
+  `^(-v+|--verbose|-q+|--quiet|--silent|--ci|--run|--coverage|--cov(=.*)?|--cov-report(=.*)?|` +
+    `--colou?r(=.*)?|--no-colou?r|--)$`,
+);
 
-/** One simple command as a suite key: `python3 -m pytest -v` and `pytest` are one suite. */
+/**
+ * One simple command as a suite key: `python3 -m pytest -v` and `pytest` are one suite; so are `pnpm vitest
+ * --coverage`, `npx vitest run` and `vitest` (a package's own program, however it is launched; `vitest` runs
+ * once under CI=true, as the gates run).
+ */
 function key(words: readonly string[], dir: string): string {
-  const w = words.filter((x) => !NOISE.test(x)).join(' ');
-  const runner = w.replace(/^(python3? -m pytest|py\.test)\b/, 'pytest');
+  const w = words
+    .filter((x) => !NOISE.test(x))
+    .join(' ')
+    .replace(/^(?:npx|bunx|pnpm exec|pnpm|yarn exec|yarn|bun x|npm exec(?: --)?)\s+(?=\S)/, '');
+  const runner = w.replace(/^(python3? -m pytest|py\.test)\b/, 'pytest').replace(/^vitest run\b/, 'vitest');
   return dir ? `[${dir}] ${runner}` : runner;
 }
 

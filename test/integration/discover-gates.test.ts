@@ -44,7 +44,10 @@ describe('gate discovery reads the project’s own files (one discoverer per eco
         'test | npm test | package.json:4',
       ],
     ],
-    ['contributing', ['lint | make lint | CONTRIBUTING.md:12', 'test | pytest -x tests/ | CONTRIBUTING.md:13']],
+    [
+      'contributing',
+      ['lint | make lint | CONTRIBUTING.md:12', 'test | python -m pytest -x tests/ | CONTRIBUTING.md:13'],
+    ],
     ['none', []],
   ])('%s', async (name, expected) => {
     expect(shape(await discoverGates(fixture(name), undefined, everywhere))).toEqual(expected);

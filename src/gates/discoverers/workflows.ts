@@ -29,6 +29,33 @@ function firstOfMatrix(strategy: unknown): Values {
   return first;
 }
 
+const CHECKS = new Set(['test', 'lint', 'typecheck']);
+
+/** A step that publishes: its action, or its commands. */
+const PUBLISHING_ACTION = /publish|release|deploy/i;
+const PUBLISHING_COMMAND =
+  /\b(twine upload|(npm|pnpm|yarn|cargo|poetry|flit|hatch|uv) publish|gh release|docker push|changeset publish)\b/;
+
+/**
+ * Why a job's commands are not gates: the workflow runs only for releases or tags, or the job publishes
+ * (a step uses a publishing action, or runs `twine upload`, `npm publish`, …). Its build and check steps are
+ * there to ship, not to check a change.
+ */
+function releaseReason(workflow: Values, jobName: string, job: Values): string | undefined {
+  const on = workflow.on ?? workflow.true;
+  const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on.map(String) : Object.keys(plain(on));
+  const push = plain(plain(on).push);
+  const tagsOnly = events.every((e) => e === 'release' || (e === 'push' && push.tags && !push.branches));
+  if (events.length > 0 && tagsOnly) return 'its workflow runs only for releases and tags';
+  const steps = Array.isArray(job.steps) ? job.steps.map(plain) : [];
+  const publishing = steps.some(
+    (s) =>
+      (typeof s.uses === 'string' && PUBLISHING_ACTION.test(s.uses.split('@')[0] ?? '')) ||
+      (typeof s.run === 'string' && PUBLISHING_COMMAND.test(s.run)),
+  );
+  return publishing ? `its job "${jobName}" publishes a release` : undefined;
+}
+
 /**
  * `${{ matrix.x }}` and `${{ env.X }}` resolved from the job's matrix (its first value) and the workflow's,
  * job's and step's `env`; any other expression (secrets, inputs, step outputs) is left as it is.
@@ -58,7 +85,9 @@ export function runCommands(text: string): StepCommand[] {
   for (const pair of jobs.items) {
     const job = pair.value;
     if (!isMap(job)) continue;
-    const jobJs = plain(plain(workflow.jobs)[String(isScalar(pair.key) ? pair.key.value : '')]);
+    const jobName = String(isScalar(pair.key) ? pair.key.value : '');
+    const jobJs = plain(plain(workflow.jobs)[jobName]);
+    const release = releaseReason(workflow, jobName, jobJs);
     const matrix = firstOfMatrix(jobJs.strategy);
     const jobShell = plain(plain(jobJs.defaults).run).shell ?? plain(plain(workflow.defaults).run).shell;
     const jobDir = plain(plain(jobJs.defaults).run)['working-directory'];
@@ -79,7 +108,9 @@ export function runCommands(text: string): StepCommand[] {
         const line = start + (block ? 1 : 0) + offset;
         const unresolved = /\$\{\{[^}]*\}\}/.exec(command)?.[0];
         const cd = typeof dir === 'string' && dir !== '.' ? `cd ${dir} && ` : '';
-        if (typeof shell === 'string' && !/^(bash|sh)\b/.test(shell))
+        // A publishing job's own checks (its tests, lint, types) still check; its build and packaging do not.
+        if (release && !CHECKS.has(kindOf(command))) out.push({ command, line, drop: release });
+        else if (typeof shell === 'string' && !/^(bash|sh)\b/.test(shell))
           out.push({ command, line, drop: `it runs in \`${shell}\`, not sh` });
         else if (unresolved)
           out.push({
