@@ -72,6 +72,7 @@ describe('discovery finds the suite wherever the project declares it', () => {
       'pyproject.toml:4',
     ],
     ['pytest.ini', { 'pytest.ini': '[pytest]\naddopts = -ra\n' }, 'pytest.ini:1'],
+    ['.pytest.ini (python-semver’s)', { '.pytest.ini': '[pytest]\ntestpaths = tests\n' }, '.pytest.ini:1'],
     [
       'setup.cfg [tool:pytest]',
       { 'setup.cfg': '[metadata]\nname = x\n[tool:pytest]\ntestpaths = tests\n' },

@@ -6,6 +6,7 @@ const PYTEST = 'python -m pytest';
 /** Where pytest reads its configuration, in pytest's own order: the first one found is the project's. */
 const PYTEST_CONFIGS: Array<{ file: string; section: RegExp | undefined }> = [
   { file: 'pytest.ini', section: undefined },
+  { file: '.pytest.ini', section: undefined },
   { file: 'pyproject.toml', section: /^\[tool\.pytest(\.ini_options)?\]\s*$/ },
   { file: 'tox.ini', section: /^\[pytest\]\s*$/ },
   { file: 'setup.cfg', section: /^\[tool:pytest\]\s*$/ },
@@ -29,7 +30,7 @@ async function pytestConfig(files: RepoFiles): Promise<string | undefined> {
   for (const { file, section } of PYTEST_CONFIGS) {
     const text = await files.read(file);
     if (text === undefined) continue;
-    if (!section) return at(file, lineOf(text, /^\[pytest\]/));
+    if (!section) return at(file, lineOf(text, /^\[pytest\]/) ?? 1);
     const line = lineOf(text, section);
     if (line) return at(file, line);
   }
