@@ -29,6 +29,27 @@ describe('no work twice', () => {
     expect(recheck).toContain('by the same gates in this run: their results are reused, nothing ran');
   });
 
+  it('a gate running longer than 15 s says so in non-TTY output (cron, CI), not silence', async () => {
+    const { repo, aux } = await calcRepo({
+      'star.config.json': `${JSON.stringify({ gates: [{ name: 'slow', command: 'sleep 16; node --test' }] })}\n`,
+    });
+    const agent = await scriptedAgent(aux, { steps: [{ write: { 'notes.md': 'x\n' } }], repeat: {} });
+    const result = await runCli(repo, [
+      'run',
+      '--max-iterations',
+      '2',
+      '--branch',
+      'work',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+      'a task',
+    ]);
+    expect(result.stdout, result.stderr).toMatch(/gate slow: still running \(15\.\ds\)/);
+    expect(result.stdout.indexOf('still running')).toBeLessThan(result.stdout.indexOf('baseline (before iteration 1)'));
+  });
+
   it('a gate still running and a gate reused are said in the terminal’s lines', () => {
     const at = '2026-11-30T20:00:00.000Z';
     expect(
