@@ -2,10 +2,11 @@
 // with 1, 2 and 3 workers, beside a bare bash loop running the same agent once per story, one after another.
 // Usage: npm run bench:fleet [-- --quick]  (writes bench/results-fleet.json)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fleetGateRuns, gateRuns } from './gate-runs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', 'bin', 'star-loop.js');
@@ -60,10 +61,23 @@ function bare() {
   return timed('bash', ['-c', `for s in ${ids}; do STAR_STORY_ID=$s STAR_CLAIM_FILE=/dev/null claude < PROMPT.md > /dev/null; done`], dir).ms;
 }
 
+/** Each fleet's gate runs: its own (baseline, merges) and its workers' (each story's run). */
+const gateCounts = {};
+
 function fleet(workers) {
   const dir = fixture(`workers-${workers}`);
   const r = timed(process.execPath, [BIN, 'fleet', '--workers', String(workers)], dir);
   if (r.status !== 0) throw new Error(`star-loop fleet --workers ${workers} exited ${r.status}:\n${r.out.slice(-3000)}`);
+  // Each finished worker's `.star` is kept in the fleet's, story by story and attempt by attempt.
+  const kept = join(dir, '.star', 'fleet', 'stories');
+  const stories = (existsSync(kept) ? readdirSync(kept) : []).flatMap((s) =>
+    readdirSync(join(kept, s)).map((attempt) => gateRuns(join(kept, s, attempt))),
+  );
+  const total = (key) => stories.reduce((n, s) => n + s[key], 0);
+  gateCounts[workers] = {
+    fleet: fleetGateRuns(join(dir, '.star')),
+    workers: { baseline: total('baseline'), claims: total('claims'), recheck: total('recheck'), reused: total('reused') },
+  };
   return r.ms;
 }
 
@@ -83,6 +97,7 @@ const results = {
   wallMs: runs,
   speedUp: { 'workers-2': m[1] / m[2], 'workers-3': m[1] / m[3] },
   vsBareLoop: { 'workers-1': m[1] / m.bare, 'workers-2': m[2] / m.bare, 'workers-3': m[3] / m.bare },
+  gateRuns: gateCounts,
 };
 writeFileSync(join(here, 'results-fleet.json'), `${JSON.stringify(results, null, 2)}\n`);
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -90,3 +105,11 @@ console.log(`${STORIES} independent stories, a fake agent taking ${SLEEP_S} s pe
 console.log(`  bare bash loop, one story after another: ${s(m.bare)}`);
 for (const w of [1, 2, 3]) console.log(`  star-loop fleet --workers ${w}: ${s(m[w])} (${(m[w] / m.bare).toFixed(2)} × the bare loop)`);
 console.log(`  speed-up over one worker: 2 workers ${results.speedUp['workers-2'].toFixed(2)} ×, 3 workers ${results.speedUp['workers-3'].toFixed(2)} ×`);
+for (const w of [1, 2, 3]) {
+  const g = gateCounts[w];
+  console.log(
+    `  gate runs, ${w} worker(s), ${STORIES} stories: fleet baseline ${g.fleet.baseline}, merges ${g.fleet.merges} ` +
+      `(${g.fleet.reused} reused); workers' baselines ${g.workers.baseline}, claims ${g.workers.claims}, ` +
+      `final re-checks ${g.workers.recheck} (${g.workers.reused} reused)`,
+  );
+}

@@ -6,6 +6,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFixtures } from './make-fixtures.mjs';
+import { gateRuns } from './gate-runs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', 'bin', 'star-loop.js');
@@ -190,8 +191,10 @@ function verificationCost() {
     const verifier = vStart && vEnd ? Date.parse(vEnd.time) - Date.parse(vStart.time) : 0;
     if (gate > 0) ratios.push((Date.parse(verdict.time) - Date.parse(agentDone.time) - verifier) / gate);
   }
+  const runs = gateRuns(join(repo, '.star'));
+  const accepted = events.filter((e) => e.event === 'claim.verdict' && e.verdict === 'accepted').length;
   rmSync(repo, { recursive: true, force: true });
-  return { claims: ratios.length, ratioToTestGate: median(ratios), exitCode: r.status };
+  return { claims: ratios.length, ratioToTestGate: median(ratios), exitCode: r.status, gateRuns: { ...runs, accepted } };
 }
 
 const results = { machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version }, date: new Date().toISOString() };
@@ -225,6 +228,7 @@ const rows = [
   ['peak RSS, agent printing ' + `${results.memory.agentOutputBytes / 2 ** 20} MiB`, `${f(results.memory.peakRssMb)} MB`, '≤ 120 MB'],
   ['prompt bytes at iterations 1 / 20 / last', `${Object.values(results.prompt.at).join(' / ')} (last ÷ 20 = ${results.prompt.ratioLastTo20.toFixed(3)})`, '≤ 1.05'],
   ['verification overhead per claim beyond gates and verifier', `${f(results.verification.overheadMsPerClaim)} ms (median of ${results.verification.claims} claims)`, '—'],
+  ['gate runs per accepted story, one run (one gate: the suite)', (({ baseline, claims, recheck, reused, accepted }) => `baseline ${baseline}, claims ${(claims / Math.max(1, accepted)).toFixed(2)} per story (${claims} for ${accepted}), final re-check ${recheck} (${reused} reused)`)(results.verificationCost.gateRuns), 'baseline once, once per claim, no re-run for a tree already checked'],
   ['verification cost per claim, mutants on (gates, fail-to-pass, mutants; verifier aside)', `${results.verificationCost.ratioToTestGate.toFixed(2)} × the test gate's own time (median of ${results.verificationCost.claims} claims)`, '≤ 3 ×'],
 ];
 console.log(`| measure | result | target |\n|---|---|---|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}`);
