@@ -1,23 +1,13 @@
-import { accessSync, constants } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { GateSpec } from '../config/config-schema.js';
+import { isOnPath } from '../proc/find-executable.js';
 import { runCapture } from '../proc/run-capture.js';
 import { gateDiscoverers } from './discoverers/index.js';
-import {
-  type Candidate,
-  type DroppedGate,
-  type Gate,
-  type GateDiscoverer,
-  gateOrder,
-  kindOf,
-  type RepoFiles,
-} from './gate.js';
-import { checkingForm, type HygieneFacts } from './gate-hygiene.js';
-import { cannotRun, pythonModulesOf, type ToolFacts } from './gate-tools.js';
-import { normalizeCommand } from './looks-like-gate.js';
+import { type GateDiscoverer, kindOf, type RepoFiles } from './gate.js';
+import { pythonModulesOf } from './gate-tools.js';
 import { makeTargets } from './make-targets.js';
-import { mergeSuites, type SuiteFacts } from './merge-suites.js';
+import { type Discovered, type GateFacts, pytestAsModule, settleGates } from './settle-gates.js';
 
 export function repoFiles(root: string): RepoFiles {
   return {
@@ -38,77 +28,12 @@ export function repoFiles(root: string): RepoFiles {
   };
 }
 
-/** What recon found: the gates, and every command it found and left out, with the reason. */
-export interface Discovered {
-  gates: Gate[];
-  dropped: DroppedGate[];
-}
-
-export type GateFacts = HygieneFacts & ToolFacts & SuiteFacts;
-
-/**
- * `pytest …` as `python -m pytest …`, which puts the project's root on sys.path: the suite runs from the source
- * tree, as the gates run it, without the project installed (`pytest` alone imports an installed copy, or none).
- */
-const pytestAsModule = (command: string) => command.replace(/^(?:pytest|py\.test)(?=\s|$)/, 'python -m pytest');
-
-/**
- * Candidates → gates (pure): each in the form that only checks, or left out (it writes files with no
- * checking form, needs the network, or its program is not on PATH); one gate per command and per suite;
- * cheap kinds first.
- */
-export function settleGates(found: readonly Candidate[], facts: GateFacts): Discovered {
-  const dropped: DroppedGate[] = [];
-  const seen = new Set<string>();
-  const runnable: Gate[] = [];
-  for (const { drop, ...gate } of found) {
-    const leave = (reason: string) => dropped.push({ ...gate, reason });
-    if (drop) {
-      leave(drop);
-      continue;
-    }
-    const checking = checkingForm(gate.command, facts);
-    if ('drop' in checking) {
-      leave(checking.drop);
-      continue;
-    }
-    let command = pytestAsModule(checking.command);
-    // Debian and many containers have python3 but no `python`.
-    if (/^python\s/.test(command) && !facts.hasTool('python') && facts.hasTool('python3'))
-      command = command.replace(/^python\s/, 'python3 ');
-    const key = normalizeCommand(command);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const why = cannotRun(command, facts);
-    if (why) {
-      leave(`${why}: gate skipped`);
-      continue;
-    }
-    runnable.push(
-      command === gate.command ? gate : { ...gate, command, name: gate.name === gate.command ? command : gate.name },
-    );
-  }
-  const merged = mergeSuites(runnable, facts);
-  return { gates: merged.gates.sort(gateOrder), dropped: [...dropped, ...merged.dropped] };
-}
-
-/** A program's presence on PATH, as the shell would find it. */
-export function onPath(env: NodeJS.ProcessEnv): (name: string) => boolean {
-  const dirs = (env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d));
-  const cache = new Map<string, boolean>();
+/** Whether a program is on PATH, each asked once. */
+function cachedOnPath(env: NodeJS.ProcessEnv): (name: string) => boolean {
+  const known = new Map<string, boolean>();
   return (name) => {
-    const known = cache.get(name);
-    if (known !== undefined) return known;
-    const found = dirs.some((d) => {
-      try {
-        accessSync(join(d, name), constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    cache.set(name, found);
-    return found;
+    if (!known.has(name)) known.set(name, isOnPath(name, env.PATH ?? ''));
+    return known.get(name) ?? false;
   };
 }
 
@@ -148,7 +73,7 @@ async function readFacts(files: RepoFiles, where: Where, modules: string[]): Pro
   const ruffToml = (await files.read('ruff.toml')) ?? (await files.read('.ruff.toml')) ?? '';
   const topOfRuffToml = ruffToml.split(/^\[/m)[0] ?? '';
   if (/^fix\s*=\s*true\b/m.test(ruffSection) || /^fix\s*=\s*true\b/m.test(topOfRuffToml)) fixingConfig.add('ruff');
-  const hasTool = onPath(where.env);
+  const hasTool = cachedOnPath(where.env);
   return {
     scripts,
     makeTargets: makeTargets(makefile),

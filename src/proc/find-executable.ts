@@ -1,5 +1,6 @@
+import { accessSync } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 
 /** The first executable named `name` on PATH, like `command -v`, without spawning a shell. */
 export async function findExecutable(name: string, path = process.env.PATH ?? ''): Promise<string | undefined> {
@@ -18,4 +19,19 @@ async function isExecutable(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Whether `name` is an executable on `path`, synchronously: recon asks about every program its gates run. */
+export function isOnPath(name: string, path = process.env.PATH ?? ''): boolean {
+  return path
+    .split(delimiter)
+    .filter((dir) => isAbsolute(dir))
+    .some((dir) => {
+      try {
+        accessSync(join(dir, name), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { settleGates } from '../../src/gates/discover-gates.js';
 import type { Candidate } from '../../src/gates/gate.js';
 import { checkingForm } from '../../src/gates/gate-hygiene.js';
 import { cannotRun } from '../../src/gates/gate-tools.js';
 import { makeTargets } from '../../src/gates/make-targets.js';
 import { mergeSuites } from '../../src/gates/merge-suites.js';
+import { settleGates } from '../../src/gates/settle-gates.js';
 
 const plain = { fixingConfig: new Set<string>(), scripts: {} };
 const tools = (...names: string[]) => ({ hasTool: (n: string) => names.includes(n), localBins: new Set<string>() });
