@@ -73,6 +73,8 @@ async function readFacts(files: RepoFiles, where: Where, modules: string[]): Pro
   const ruffToml = (await files.read('ruff.toml')) ?? (await files.read('.ruff.toml')) ?? '';
   const topOfRuffToml = ruffToml.split(/^\[/m)[0] ?? '';
   if (/^fix\s*=\s*true\b/m.test(ruffSection) || /^fix\s*=\s*true\b/m.test(topOfRuffToml)) fixingConfig.add('ruff');
+  const golangci = (await files.read('.golangci.yml')) ?? (await files.read('.golangci.yaml')) ?? '';
+  if (/^\s+fix:\s*true\b/m.test(golangci)) fixingConfig.add('golangci-lint');
   const hasTool = cachedOnPath(where.env);
   return {
     scripts,

@@ -1,6 +1,6 @@
 /** What recon knows about the project that decides whether a command writes files. */
 export interface HygieneFacts {
-  /** Tools whose project configuration makes their check write fixes (ruff's `fix = true`). */
+  /** Tools whose project configuration makes their check write (ruff's `fix = true`, golangci-lint's `fix: true`). */
   fixingConfig: ReadonlySet<string>;
   /** package.json's scripts, by name. */
   scripts: Readonly<Record<string, string>>;
@@ -76,6 +76,10 @@ const RULES: Rule[] = [
   (w) => (tool(w) === 'phpcbf' ? { drop: '`phpcbf` rewrites files' } : undefined),
   (w) =>
     tool(w) === 'pre-commit' ? { drop: 'pre-commit hooks rewrite files (formatters, end-of-file fixers)' } : undefined,
+  (w, f) =>
+    tool(w) === 'golangci-lint' && f.fixingConfig.has('golangci-lint') && !has(w, '--fix=false')
+      ? insertAfter(without(w, '--fix'), 1, '--fix=false')
+      : undefined,
   // Any other linter's --fix: eslint, stylelint, markdownlint, golangci-lint, …
   (w) => (/lint/.test(tool(w)) || tool(w) === 'eslint' ? strip(w, '--fix') : undefined),
 ];

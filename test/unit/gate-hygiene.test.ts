@@ -32,6 +32,12 @@ describe('gate hygiene: a gate never writes the tree it judges', () => {
     expect(checkingForm(command, plain)).toEqual({ command: expected });
   });
 
+  it('golangci-lint under `issues: fix: true` gets --fix=false', () => {
+    expect(checkingForm('golangci-lint run ./...', { ...plain, fixingConfig: new Set(['golangci-lint']) })).toEqual({
+      command: 'golangci-lint run --fix=false ./...',
+    });
+  });
+
   it('ruff under `fix = true` gets --no-fix', () => {
     expect(checkingForm('ruff check .', { ...plain, fixingConfig: new Set(['ruff']) })).toEqual({
       command: 'ruff check --no-fix .',
