@@ -1,3 +1,4 @@
+import type { Finding } from '../state/finding-schema.js';
 import type { ClaimFileResult } from '../state/read-claim-file.js';
 import type { ClaimRecord } from '../state/state-schema.js';
 
@@ -24,6 +25,11 @@ export interface CollectedClaim {
   claim?: ClaimRecord;
   notes: string[];
   summary?: string;
+  /**
+   * PRD mode: stories claimed besides the one this iteration was given (one story per iteration): left out of
+   * the claim, their `passes` set back, and a finding against the iteration's own claim.
+   */
+  outOfScope: Finding[];
 }
 
 /**
@@ -68,8 +74,20 @@ export function collectClaim(input: ClaimInput): CollectedClaim {
       stories.delete(id);
     }
   }
-  if (sources.size === 0 || (input.mode === 'prd' && stories.size === 0) || (input.mode === 'task' && !task)) {
-    return { notes, summary };
+  const others =
+    input.mode === 'prd' && input.selectedStory ? [...stories].filter((s) => s !== input.selectedStory) : [];
+  const outOfScope: Finding[] = [];
+  if (others.length > 0) {
+    for (const id of others) stories.delete(id);
+    const detail =
+      `this iteration was given ${input.selectedStory}, and it also claimed ${others.join(', ')}: one story per ` +
+      `iteration: ${others.length === 1 ? 'that story is' : 'those stories are'} not accepted on this work ` +
+      '(a passes flip of theirs is set back)';
+    notes.push(detail);
+    if (stories.size > 0) outOfScope.push({ rule: 'other-story', detail });
   }
-  return { claim: { sources: [...sources], stories: [...stories], task, summary }, notes, summary };
+  if (sources.size === 0 || (input.mode === 'prd' && stories.size === 0) || (input.mode === 'task' && !task)) {
+    return { notes, summary, outOfScope: [] };
+  }
+  return { claim: { sources: [...sources], stories: [...stories], task, summary }, notes, summary, outOfScope };
 }

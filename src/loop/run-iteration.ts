@@ -27,7 +27,8 @@ export async function runIteration(
   const notes = [...settled.notes];
   const { collected, summary } = await takeClaim(ctx, start, implementer.run.output, settled.flipped, notes);
   const planAfter = options.mode === 'task' ? await readOptional(ctx.paths.plan) : undefined;
-  const judged = await verifyClaim(ctx, state, start, { claim: collected.claim, summary, planAfter, notes }, save);
+  const { claim, outOfScope } = collected;
+  const judged = await verifyClaim(ctx, state, start, { claim, summary, planAfter, notes, outOfScope }, save);
   return recordIteration(state, start, implementer, {
     settled,
     claim: collected.claim,

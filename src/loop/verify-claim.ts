@@ -41,6 +41,8 @@ export interface ClaimToJudge {
   planAfter?: string;
   /** What is said of the claim, for the record (appended to). */
   notes: string[];
+  /** Stories claimed besides the iteration's own: findings against its claim (src/loop/collect-claim.ts). */
+  outOfScope?: Finding[];
 }
 
 /**
@@ -81,7 +83,10 @@ export async function verifyClaim(
       story: start.story,
       claimed: Boolean(claim),
       summary: input.summary,
-      extraFindings: claim && options.mode === 'task' ? planFindings(untickedItems(input.planAfter ?? '')) : [],
+      extraFindings: [
+        ...(input.outOfScope ?? []),
+        ...(claim && options.mode === 'task' ? planFindings(untickedItems(input.planAfter ?? '')) : []),
+      ],
       save,
       runId: state.runId,
       baseline: state.baseline,

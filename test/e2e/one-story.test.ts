@@ -60,3 +60,75 @@ describe('one story per loop: prd ready and --story (one CI job per ready story)
     ]);
   });
 });
+
+describe('one story per iteration, enforced', () => {
+  const two = prdText([
+    { id: 'US-001', title: 'Subtract' },
+    { id: 'US-002', title: 'Negate', priority: 2 },
+  ]);
+  const subtract = {
+    'src/subtract.js': 'export const subtract = (a, b) => a - b;\n',
+    'test/subtract.test.js':
+      "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { subtract } from " +
+      "'../src/subtract.js';\n\ntest('subtract', () => assert.equal(subtract(5, 3), 2));\n",
+  };
+
+  it('an agent that flips every story’s passes gets none on that diff; its own story is accepted when claimed alone', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': two });
+    const agent = await scriptedAgent(aux, {
+      steps: [{ write: subtract, flipPasses: ['US-001', 'US-002'] }, { claim: { complete: true, story: 'US-001' } }],
+      repeat: {},
+    });
+    const result = await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--max-iterations',
+      '4',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+    ]);
+    const state = await readJson<{
+      records: Array<{ verdict: string; story?: string; findings: Array<{ rule: string; detail: string }> }>;
+      accepted: Array<{ story: string }>;
+    }>(join(repo, '.star/state.json'));
+    expect(state.records[0]?.verdict).toBe('rejected');
+    expect(state.records[0]?.findings.map((f) => f.rule)).toContain('other-story');
+    expect(state.records[1]?.verdict).toBe('accepted');
+    expect(state.accepted.map((a) => a.story)).toEqual(['US-001']);
+    const prd = JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')) as {
+      userStories: Array<{ passes: boolean }>;
+    };
+    expect(prd.userStories.map((s) => s.passes)).toEqual([true, false]);
+    expect(result.stdout).toContain('one story per iteration');
+  });
+
+  it('a claim for another story than the iteration’s is no claim at all', async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': two });
+    const agent = await scriptedAgent(aux, {
+      steps: [{ write: subtract, claim: { complete: true, story: 'US-002' } }],
+      repeat: {},
+    });
+    await runCli(repo, [
+      'run',
+      '--prd',
+      'prd.json',
+      '--max-iterations',
+      '2',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      agent.cmd,
+    ]);
+    const state = await readJson<{ records: Array<{ verdict: string; claimNotes: string[] }>; accepted: unknown[] }>(
+      join(repo, '.star/state.json'),
+    );
+    expect(state.accepted).toEqual([]);
+    expect(state.records[0]?.verdict).toBe('no-claim');
+    expect(state.records[0]?.claimNotes.join('\n')).toContain(
+      'this iteration was given US-001, and it also claimed US-002',
+    );
+  });
+});

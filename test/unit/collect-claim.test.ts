@@ -34,8 +34,13 @@ describe('collectClaim', () => {
     ['nothing → no claim', {}, undefined],
     [
       'claim file, complete → the story it names',
+      { claimFile: file({ complete: true, story: 'US-002' }) },
+      { stories: ['US-002'], sources: ['claim-file'] },
+    ],
+    [
+      'claim file naming another story than the iteration’s → no claim (one story per iteration)',
       { claimFile: file({ complete: true, story: 'US-003' }) },
-      { stories: ['US-003'], sources: ['claim-file'] },
+      undefined,
     ],
     ['claim file without story → the selected story', { claimFile: file({ complete: true }) }, { stories: ['US-002'] }],
     ['claim file, complete false → no claim', { claimFile: file({ complete: false, summary: 'half' }) }, undefined],
@@ -50,7 +55,8 @@ describe('collectClaim', () => {
       { stories: ['US-002'], sources: ['promise'] },
     ],
     ['promise inside prose → no claim', { finalMessage: 'say <promise>COMPLETE</promise> later' }, undefined],
-    ['a passes flip → that story', { flippedStories: ['US-003'] }, { stories: ['US-003'], sources: ['passes-flip'] }],
+    ['a passes flip → that story', { flippedStories: ['US-002'] }, { stories: ['US-002'], sources: ['passes-flip'] }],
+    ['a passes flip of another story → no claim', { flippedStories: ['US-003'] }, undefined],
     ['an already passing story → no claim', { claimFile: file({ complete: true, story: 'US-001' }) }, undefined],
     ['an unknown story → no claim', { claimFile: file({ complete: true, story: 'US-999' }) }, undefined],
     [
@@ -79,5 +85,22 @@ describe('collectClaim', () => {
     expect(collectClaim({ ...base, claimFile: file({ complete: false, summary: 'half way' }) }).summary).toBe(
       'half way',
     );
+  });
+
+  it('one story per iteration: every other story claimed or flipped is left out, with a finding against the claim', () => {
+    const all = collectClaim({ ...base, claimFile: file({ complete: true }), flippedStories: ['US-002', 'US-003'] });
+    expect(all.claim?.stories).toEqual(['US-002']);
+    expect(all.outOfScope).toEqual([
+      {
+        rule: 'other-story',
+        detail:
+          'this iteration was given US-002, and it also claimed US-003: one story per iteration: that story is not ' +
+          'accepted on this work (a passes flip of theirs is set back)',
+      },
+    ]);
+    const other = collectClaim({ ...base, claimFile: file({ complete: true, story: 'US-003' }) });
+    expect(other.claim).toBeUndefined();
+    expect(other.outOfScope).toEqual([]);
+    expect(other.notes.join('\n')).toContain('this iteration was given US-002, and it also claimed US-003');
   });
 });
