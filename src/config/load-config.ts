@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { zodProblems } from '../util/format-zod-issues.js';
+import { parseJson } from '../util/parse-json.js';
 import { configSchema, type StarConfig } from './config-schema.js';
 
 export const CONFIG_FILE = 'star.config.json';
@@ -18,7 +19,7 @@ export async function loadConfig(root: string): Promise<{ config: StarConfig; fi
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (error) {
     throw new InputError(
       `${CONFIG_FILE}: not valid JSON (${(error as Error).message})`,

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { InputError } from '../errors.js';
 import type { Story } from '../prd/prd-schema.js';
 import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
@@ -20,6 +21,8 @@ export interface IterationStart {
   story?: Story;
   passed: ReadonlySet<string>;
   passesBefore: ReadonlyMap<string, boolean>;
+  /** PRD mode: prd.json as the iteration found it (put back if the agent leaves it unreadable). */
+  prdBefore?: string;
   startHead?: string;
   startTree?: string;
   /** Where the work on this story (or the task) started: cheat checks look at everything since. */
@@ -58,7 +61,11 @@ export async function beginIteration(
   const startedAt = new Date();
 
   const prdNow = options.prdFile ? await readPrdNow(options.prdFile) : undefined;
-  if (prdNow && !prdNow.loaded) throw new Error(`prd.json cannot be read at iteration ${n}: ${prdNow.error}`);
+  if (prdNow && !prdNow.loaded)
+    throw new InputError(
+      `prd.json cannot be read at iteration ${n}: ${prdNow.error}`,
+      'fix prd.json (`star-loop validate prd.json` says what is wrong), then `star-loop resume`',
+    );
   const prd = prdNow?.loaded;
   const passed = prd ? passedIds(prd.prd) : new Set<string>();
   const story = prd
@@ -113,6 +120,7 @@ export async function beginIteration(
     story,
     passed,
     passesBefore: prd ? passesMap(prd) : new Map<string, boolean>(),
+    prdBefore: prd?.text,
     startHead,
     startTree,
     workStart: state.workStarts[workKey],

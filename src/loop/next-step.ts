@@ -16,7 +16,8 @@ export async function nextStep(ctx: LoopContext, state: RunState, signals: LoopS
   const { options } = ctx;
   const input: NextStepInput = {
     aborted: ctx.signal.aborted || ctx.stopRequested.aborted,
-    remaining: (await remainingWork(ctx, state)).length,
+    // A safety stop comes first, and needs no prd.json: the agent that crossed the line may have broken it.
+    remaining: signals.safety ? 1 : (await remainingWork(ctx, state)).length,
     iterationsThisRun: state.iterationsThisRun,
     verifierRuns: state.verifierRuns,
     reserve: options.verify === 'off' ? 0 : 1,

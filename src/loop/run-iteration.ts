@@ -27,8 +27,15 @@ export async function runIteration(
   const notes = [...settled.notes];
   const { collected, summary } = await takeClaim(ctx, start, implementer.run.output, settled.flipped, notes);
   const planAfter = options.mode === 'task' ? await readOptional(ctx.paths.plan) : undefined;
-  const { claim, outOfScope } = collected;
-  const judged = await verifyClaim(ctx, state, start, { claim, summary, planAfter, notes, outOfScope }, save);
+  // Held against the claim before anything runs: other stories claimed, prd.json left unreadable.
+  const findings = [...collected.outOfScope, ...settled.findings];
+  const judged = await verifyClaim(
+    ctx,
+    state,
+    start,
+    { claim: collected.claim, summary, planAfter, notes, findings },
+    save,
+  );
   return recordIteration(state, start, implementer, {
     settled,
     claim: collected.claim,

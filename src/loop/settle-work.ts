@@ -15,6 +15,8 @@ export type SettledWork =
       /** Stories the agent flipped to `passes: true` itself: claims, nothing more. */
       flipped: string[];
       notes: string[];
+      /** Held against this iteration's claim: the agent left prd.json unreadable. */
+      findings: Finding[];
       endHead?: string;
       endTree?: string;
       filesChanged: number;
@@ -56,16 +58,25 @@ export async function settleWork(
     if (committedForAgent) emit({ type: 'work.committed', iteration: n, commit: committedForAgent, message });
   }
   const notes: string[] = [];
+  const findings: Finding[] = [];
   let flipped: string[] = [];
-  if (options.prdFile) {
-    const settled = await settlePrd(git, options.prdFile, start.passesBefore, n);
+  if (options.prdFile && start.prdBefore !== undefined) {
+    const before = { passes: start.passesBefore, text: start.prdBefore };
+    const settled = await settlePrd(git, options.prdFile, before, n);
     flipped = settled.flipped;
-    if (settled.error) notes.push(`prd.json could not be read after the agent: ${settled.error}`);
+    if (settled.broken) {
+      const detail =
+        `the agent left prd.json unreadable (${settled.broken}); star-loop put it back as the iteration found ` +
+        'it — prd.json is the spec: change a story only as valid JSON, and never its `passes`';
+      findings.push({ rule: 'prd-broken', file: ctx.prdRelative, detail });
+      notes.push(detail);
+      emit({ type: 'warning', message: detail });
+    }
     if (settled.restored.length > 0) emit({ type: 'passes.restored', iteration: n, stories: settled.restored });
   }
   const endHead = await git.head();
   const endTree = endHead ? await git.tree(endHead) : undefined;
   const filesChanged =
     startHead && endHead && startHead !== endHead ? (await git.filesChangedBetween(startHead, endHead)).length : 0;
-  return { kind: 'settled', committedForAgent, flipped, notes, endHead, endTree, filesChanged };
+  return { kind: 'settled', committedForAgent, flipped, notes, findings, endHead, endTree, filesChanged };
 }

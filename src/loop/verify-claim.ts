@@ -41,8 +41,8 @@ export interface ClaimToJudge {
   planAfter?: string;
   /** What is said of the claim, for the record (appended to). */
   notes: string[];
-  /** Stories claimed besides the iteration's own: findings against its claim (src/loop/collect-claim.ts). */
-  outOfScope?: Finding[];
+  /** Held against the claim before verification: other stories claimed, prd.json left unreadable. */
+  findings?: Finding[];
 }
 
 /**
@@ -84,7 +84,7 @@ export async function verifyClaim(
       claimed: Boolean(claim),
       summary: input.summary,
       extraFindings: [
-        ...(input.outOfScope ?? []),
+        ...(input.findings ?? []),
         ...(claim && options.mode === 'task' ? planFindings(untickedItems(input.planAfter ?? '')) : []),
       ],
       save,

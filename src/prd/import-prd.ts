@@ -1,4 +1,5 @@
 import type { GateSpec } from '../config/config-schema.js';
+import { parseJson } from '../util/parse-json.js';
 
 export interface ImportedPrd {
   prd: { project?: string; branchName?: string; description?: string; userStories: ImportedStory[] };
@@ -100,7 +101,7 @@ export function importPrd(text: string): ImportedPrd {
   const notes: string[] = [];
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch {
     raw = undefined;
   }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { type FieldProblem, zodProblems } from '../util/format-zod-issues.js';
+import { parseJson } from '../util/parse-json.js';
 import { checkPrdConsistency } from './check-prd-consistency.js';
 import { type Prd, prdSchema } from './prd-schema.js';
 
@@ -85,7 +86,7 @@ export function formatProblems(file: string, problems: FieldProblem[]): string {
 export function checkPrd(text: string): { prd?: Prd; problems: FieldProblem[]; syntaxError?: string } {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (error) {
     return { problems: [], syntaxError: (error as Error).message };
   }

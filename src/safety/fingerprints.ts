@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { parseJson } from '../util/parse-json.js';
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -33,7 +34,7 @@ export function prdFields(text: string): Map<string, string> {
   const out = new Map<string, string>();
   let prd: Record<string, unknown>;
   try {
-    prd = JSON.parse(text) as Record<string, unknown>;
+    prd = parseJson(text) as Record<string, unknown>;
   } catch {
     return new Map([['(the whole file, unparseable)', sha(text)]]);
   }

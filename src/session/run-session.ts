@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { limitsOf } from '../config/options.js';
-import type { ExitCode } from '../errors.js';
+import { ExitCode, StarError } from '../errors.js';
 import { findDependencyDirs, fingerprintBins } from '../gates/dependencies.js';
 import { GATE_SCOPE_ENV, GateCache } from '../gates/gate-cache.js';
 import type { Git } from '../git/git.js';
@@ -21,7 +21,7 @@ import { resumeOrCreateState } from '../state/resume-or-create-state.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { RunState } from '../state/state-schema.js';
 import { readState, writeState } from '../state/state-store.js';
-import { exitCodeFor } from '../state/stop-reasons.js';
+import { exitCodeFor, type StopReason } from '../state/stop-reasons.js';
 import { buildLoopContext } from './build-loop-context.js';
 import { finishRun } from './finish-run.js';
 import { openRun } from './open-run.js';
@@ -36,11 +36,31 @@ async function agentEnvironment(allowPush: boolean, git: Git, paths: StarPaths):
   return { ...process.env, ...pushBlockingEnv(process.env, hooks) };
 }
 
-/** The loop; an internal error pauses the run (resumable) instead of losing it. */
+/** The stop reason of an error star-loop named itself (bad input, a refusal, a safety stop). */
+const STOP_OF: Partial<Record<ExitCode, StopReason>> = {
+  [ExitCode.Usage]: 'invalid-input',
+  [ExitCode.NeedsHuman]: 'refused',
+  [ExitCode.Safety]: 'safety',
+};
+
+/**
+ * The loop; an error pauses the run (resumable after the fix) instead of losing it: one star-loop names
+ * (bad input mid-run, a refusal) stops with its own exit code and fix; any other is an internal error.
+ */
 async function loopUntilStop(ctx: LoopContext, state: RunState): Promise<void> {
   try {
     await runLoop(ctx, state);
   } catch (error) {
+    const named = error instanceof StarError ? STOP_OF[error.exitCode] : undefined;
+    if (named && error instanceof StarError) {
+      state.status = 'paused';
+      state.stopReason = named;
+      state.stopDetail = `${error.message}${error.hint ? ` — fix: ${error.hint}` : ''}`;
+      state.exitCode = error.exitCode;
+      state.endedAt = new Date().toISOString();
+      await writeState(ctx.paths.state, state);
+      return;
+    }
     state.status = 'paused';
     state.stopReason = 'error';
     state.stopDetail = `internal error: ${(error as Error).message}`;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { RefusedError } from '../errors.js';
+import { parseJson } from '../util/parse-json.js';
 
 export interface LockInfo {
   pid: number;
@@ -25,7 +26,7 @@ export function processRuns(pid: number): boolean {
 
 export async function readLock(file: string): Promise<LockInfo | undefined> {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as LockInfo;
+    return parseJson(await readFile(file, 'utf8')) as LockInfo;
   } catch {
     return undefined;
   }

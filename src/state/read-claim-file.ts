@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { parseJson } from '../util/parse-json.js';
 import { type ClaimFile, claimSchema } from './claim-schema.js';
 
 export type ClaimFileResult =
@@ -20,7 +21,7 @@ export async function readClaimFile(file: string): Promise<ClaimFileResult> {
     return { kind: 'invalid', reason: `larger than ${MAX_CLAIM_BYTES} bytes`, text: text.slice(0, 200) };
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (error) {
     return { kind: 'invalid', reason: `not valid JSON (${(error as Error).message})`, text };
   }

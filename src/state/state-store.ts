@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { ExitCode, StarError } from '../errors.js';
+import { parseJson } from '../util/parse-json.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { type RunState, runStateSchema, STATE_SCHEMA_VERSION } from './state-schema.js';
 
@@ -24,7 +25,7 @@ export async function readStateFile<T>(
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch {
     throw new StarError(
       `${file}: not valid JSON — the run state is corrupt`,

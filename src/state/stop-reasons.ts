@@ -21,6 +21,7 @@ export const stopReasons = [
   'cost-unknown',
   'regressed',
   'refused',
+  'invalid-input',
   'safety',
   'stopped',
   'error',
@@ -56,6 +57,8 @@ export function exitCodeFor(reason: StopReason): ExitCode {
       return ExitCode.Safety;
     case 'stopped':
       return ExitCode.Stopped;
+    case 'invalid-input':
+      return ExitCode.Usage;
     case 'error':
       return ExitCode.Internal;
   }

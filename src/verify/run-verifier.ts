@@ -10,6 +10,7 @@ import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { VerifierRecord } from '../state/state-schema.js';
+import { parseJson } from '../util/parse-json.js';
 import { verdictSchema } from './verdict-schema.js';
 import type { VerifyContext } from './verify-context.js';
 
@@ -52,7 +53,7 @@ export function readVerdict(
   if (text === undefined) return reject('no verdict file was written');
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (error) {
     return reject(`the verdict is not valid JSON: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { DEPENDENCY_DIR_NAMES } from '../../gates/dependencies.js';
+import { parseJson } from '../../util/parse-json.js';
 import { iniSections, type PinSource, wholeFile } from './pin-source.js';
 
 const GATE_SCRIPTS = /^(pre|post)?(test|lint|typecheck|type-check|build|check)(:.*)?$/;
@@ -17,7 +18,7 @@ const packageJson: PinSource = {
     const out = new Map<string, string>();
     let json: Record<string, unknown>;
     try {
-      json = JSON.parse(text) as Record<string, unknown>;
+      json = parseJson(text) as Record<string, unknown>;
     } catch {
       return wholeFile(text);
     }

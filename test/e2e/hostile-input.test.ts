@@ -1,0 +1,95 @@
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { calcRepo, prdText } from '../helpers/calc-repo.js';
+import { git } from '../helpers/gitdir.js';
+import { readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
+
+/**
+ * Input an agent or a user controls never ends in an internal error: every case stops with its own exit code
+ * and reason, the lock released, the report written, and nothing lost (issue 18).
+ */
+const PRD = prdText([
+  { id: 'US-001', title: 'Subtract' },
+  { id: 'US-002', title: 'Negate', priority: 2 },
+]);
+const run = (repo: string, agentCmd: string, extra: string[] = []) =>
+  runCli(repo, [
+    'run',
+    '--prd',
+    'prd.json',
+    '--max-iterations',
+    '3',
+    '--agent',
+    'command',
+    '--agent-cmd',
+    agentCmd,
+    ...extra,
+  ]);
+
+interface State {
+  stopReason: string;
+  records: Array<{ verdict: string; claimNotes: string[] }>;
+}
+
+async function ended(repo: string, exitCode: number, stopReason: string, result: { exitCode: number; stdout: string }) {
+  expect(result.exitCode, result.stdout.slice(-2000)).toBe(exitCode);
+  expect(result.stdout).not.toContain('internal error');
+  expect((await readJson<State>(join(repo, '.star/state.json'))).stopReason).toBe(stopReason);
+  expect(existsSync(join(repo, '.star/report.md'))).toBe(true);
+  expect(existsSync(join(repo, '.star/lock'))).toBe(false);
+}
+
+describe('no crash reachable from input', () => {
+  it('the agent sets "passes": "yes" or deletes prd.json: put back as the iteration found it, and said', async () => {
+    for (const write of [{ 'prd.json': PRD.replace('"passes": false', '"passes": "yes"') }, undefined]) {
+      const { repo, aux } = await calcRepo({ 'prd.json': PRD });
+      const step = write ? { write, claim: { complete: true } } : { delete: ['prd.json'], claim: { complete: true } };
+      const agent = await scriptedAgent(aux, { steps: [step], repeat: {} });
+      const result = await run(repo, agent.cmd);
+      await ended(repo, 3, 'max-iterations', result);
+      expect(readFileSync(join(repo, 'prd.json'), 'utf8')).toBe(PRD);
+      const state = await readJson<State>(join(repo, '.star/state.json'));
+      expect(state.records[0]?.claimNotes.join('\n')).toContain('the agent left prd.json unreadable');
+      expect(await git(repo, 'log', '--format=%s', '-1')).toContain('restore prd.json (the agent left it unreadable');
+    }
+  });
+
+  it('the agent writes prd.json that is not JSON, or nested 100 000 deep: a safety stop (its stories are pinned), exit 5', async () => {
+    for (const text of ['{bad', `{"userStories": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`]) {
+      const { repo, aux } = await calcRepo({ 'prd.json': PRD });
+      const agent = await scriptedAgent(aux, { steps: [{ write: { 'prd.json': text } }], repeat: {} });
+      const result = await run(repo, agent.cmd);
+      await ended(repo, 5, 'safety', result);
+      // Nothing undone: what the agent left is there for a human to see.
+      expect(readFileSync(join(repo, 'prd.json'), 'utf8')).toBe(text);
+    }
+  });
+
+  it('a prd.json nested too deep is invalid for validate and for run alike (exit 2), not a stack overflow', async () => {
+    const deep = PRD.replace('"notes": ""', `"notes": "", "extra": ${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    const { repo } = await calcRepo({ 'prd.json': deep });
+    const validate = await runCli(repo, ['validate', 'prd.json']);
+    expect(validate.exitCode).toBe(2);
+    expect(validate.stderr).toContain('nested deeper than 64 levels');
+    const result = await run(repo, 'true');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('nested deeper than 64 levels');
+  });
+
+  it('`.star` that is a file or a dangling symlink: exit 2 with the fix, and it is left as it was', async () => {
+    for (const make of [
+      (dir: string) => writeFile(join(dir, '.star'), 'mine\n'),
+      (dir: string) => symlink('/nonexistent/star', join(dir, '.star')),
+    ]) {
+      const { repo } = await calcRepo({ 'prd.json': PRD });
+      await make(repo);
+      const result = await run(repo, 'true');
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(/\.star is a (file|symbolic link), not star-loop's state folder/);
+      expect(result.stderr).toContain('mv .star .star.old');
+      expect(lstatSync(join(repo, '.star')).isDirectory()).toBe(false);
+    }
+  });
+});
