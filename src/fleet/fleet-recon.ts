@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { RunFlags } from '../config/resolve-options.js';
 import { InputError } from '../errors.js';
+import { refuseBadBranchName } from '../recon/refusals.js';
 import { type Survey, surveyProject } from '../recon/survey-project.js';
 import { decideWorkspace, type WorkspacePlan } from '../safety/decide-workspace.js';
 import { FLEET_SCHEMA_VERSION, type FleetState, fleetStateSchema } from '../state/fleet-state-schema.js';
@@ -62,6 +63,11 @@ export async function reconFleet(cwd: string, flags: FleetFlags): Promise<FleetR
       'set "branchName" in prd.json (e.g. "ralph/feature"), or pass --branch NAME',
     );
   }
+  await refuseBadBranchName(
+    git,
+    integration,
+    options.branch ? '--branch' : `${relative(cwd, options.prdFile)}: branchName`,
+  );
   const paths = starPaths(root);
   const prdRelative = relative(root, options.prdFile);
   const previous = await readStateFile(paths.fleet, fleetStateSchema, FLEET_SCHEMA_VERSION);

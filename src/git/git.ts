@@ -342,6 +342,12 @@ export class Git {
     return ['-C', dir, `--git-dir=${this.gitDir}`, `--work-tree=${dir}`];
   }
 
+  /** Why git would refuse `name` as a branch name (`git check-ref-format --branch`), or undefined. */
+  async branchNameProblem(name: string): Promise<string | undefined> {
+    const run = await this.exec(['check-ref-format', '--branch', name]);
+    return run.exitCode === 0 ? undefined : run.stderr.trim().replace(/^fatal: /, '') || `'${name}' is refused`;
+  }
+
   /** Removes a worktree star-loop added itself (never one of the user's). */
   async removeOwnWorktree(dir: string): Promise<void> {
     await this.raw(['worktree', 'remove', '--force', dir]);

@@ -51,3 +51,14 @@ export function refuseToStart(input: {
     );
   }
 }
+
+/** A branch name git would refuse (`-f`, `HEAD`, `a..b`) is bad input, named with where it came from: exit 2. */
+export async function refuseBadBranchName(git: Git, name: string | undefined, source: string): Promise<void> {
+  if (name === undefined) return;
+  const problem = await git.branchNameProblem(name);
+  if (problem)
+    throw new InputError(
+      `${source} "${name}" is not a branch name git accepts: ${problem}`,
+      'use a name such as "star-loop/feature" (letters, digits, "/", "-", "."; no "..", no leading "-")',
+    );
+}

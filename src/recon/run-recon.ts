@@ -19,6 +19,7 @@ import type { SandboxSupport } from '../sandbox/probe-sandbox.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState } from '../state/state-store.js';
 import { buildPlan, type Plan } from './plan.js';
+import { refuseBadBranchName } from './refusals.js';
 import { surveyProject } from './survey-project.js';
 
 /** What recon found and decided: everything a run needs to start, and the plan `--dry-run` prints. */
@@ -77,6 +78,7 @@ export async function runRecon(cwd: string, taskWords: string[], flags: RunFlags
   const { root, options, adapter, git, gitState, gates, prd } = survey;
   if (prd && options.story) checkStory(prd, options);
   const target = options.branch ?? prd?.prd.branchName;
+  await refuseBadBranchName(git, target, options.branch ? '--branch' : `${targetOf(options)}: branchName`);
   // A runner killed mid-iteration leaves its agent's uncommitted work: that is not the user's, and the run
   // that continues commits it first.
   const previous = options.worktree ? undefined : await readState(starPaths(root).state).catch(() => undefined);

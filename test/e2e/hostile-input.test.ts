@@ -92,4 +92,23 @@ describe('no crash reachable from input', () => {
       expect(lstatSync(join(repo, '.star')).isDirectory()).toBe(false);
     }
   });
+
+  it('a branchName git refuses (-f, HEAD, a..b) is exit 2 with git’s reason, for run and fleet, before anything moves', async () => {
+    for (const name of ['-f', 'HEAD', 'a..b']) {
+      const { repo } = await calcRepo({ 'prd.json': PRD.replace('"branchName": "work"', `"branchName": "${name}"`) });
+      const head = await git(repo, 'rev-parse', 'HEAD');
+      for (const args of [
+        ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', 'true'],
+        ['fleet', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', 'true'],
+      ]) {
+        const result = await runCli(repo, args);
+        expect(result.exitCode, result.stderr).toBe(2);
+        expect(result.stderr).toContain(
+          `branchName "${name}" is not a branch name git accepts: '${name}' is not a valid branch name`,
+        );
+      }
+      expect(await git(repo, 'rev-parse', 'HEAD')).toBe(head);
+      expect(await git(repo, 'branch', '--list', '--format=%(refname:short)')).not.toContain(name);
+    }
+  });
 });
