@@ -45,5 +45,7 @@ export async function runAgent(
     redactor: ctx.redactor,
     onSpawn: options.onSpawn,
   });
+  // Its log could not be written (the disk full): the run stops here, named (src/session/run-session.ts).
+  if (proc.logError) throw proc.logError;
   return { proc, output: parser.result() };
 }

@@ -142,6 +142,8 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       tailBytes: 4096,
       redactor: options.redactor,
     }).finally(() => clearInterval(timer));
+    // Its log could not be written (the disk full): no verdict can be trusted; the run stops, named.
+    if (run.logError) throw run.logError;
     // A gate ended by a stop has no verdict: leave it out, so the claim counts as not verified.
     if (run.aborted) break;
     const status: GateResult['status'] = run.timedOut

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { Writable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
@@ -46,6 +46,8 @@ export interface ProcessResult {
   aborted: boolean;
   /** The process could not be started at all (e.g. command not found by the OS). */
   spawnError?: string;
+  /** Its output could not be written to the log (the disk full): the run cannot go on safely. */
+  logError?: NodeJS.ErrnoException;
   durationMs: number;
   tail: string;
   skippedLongLines: number;
@@ -168,6 +170,27 @@ function outputSink(
   });
 }
 
+/** How long output may go on after the process exited: a process it left outside its group may hold the pipe. */
+const DRAIN_MS = 2000;
+
+/**
+ * The output, read to its end — or, once the process has exited, for at most DRAIN_MS more: a child that
+ * escaped the process group (setsid, without the sandbox) and holds stdout open must not hold the iteration
+ * past its timeout. Reading stops; what it writes after that goes nowhere.
+ */
+async function drain(streams: Promise<unknown>, child: { stdout: Readable | null; stderr: Readable | null }) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), DRAIN_MS);
+  });
+  const done = await Promise.race([streams.then(() => true), late]);
+  clearTimeout(timer);
+  if (done) return;
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  await streams;
+}
+
 /**
  * Runs one child process in its own process group with its output streamed to a log file. On timeout
  * or abort the whole group gets TERM, then KILL after a grace period; when the main process exits, what
@@ -176,6 +199,11 @@ function outputSink(
 export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const started = performance.now();
   const file = createWriteStream(spec.logFile, { flags: 'a' });
+  let logError: NodeJS.ErrnoException | undefined;
+  // A write that fails (ENOSPC) is this run's to report, never an uncaught error that kills star-loop.
+  file.on('error', (error: NodeJS.ErrnoException) => {
+    logError ??= error;
+  });
   await once(file, 'open');
   const tail = new TailBuffer(spec.tailBytes ?? 8 * 1024);
   const splitter = new LineSplitter(spec.onStdoutLine ?? (() => {}));
@@ -206,21 +234,32 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   // The main process is done: end what it left running in its group, so the pipes close.
   child.once('exit', () => ender.end());
   const arm = () => ender.arm();
-  const streams = [
+  // Settled as soon as they are made: a stream that fails early (the log's disk full) is never an unhandled
+  // rejection that would kill star-loop while it still waits for the child.
+  const streams = Promise.allSettled([
     child.stdout
       ? pipeline(child.stdout, outputSink(spec, file, tail, spec.onStdoutLine ? splitter : undefined, arm))
       : Promise.resolve(),
     child.stderr ? pipeline(child.stderr, outputSink(spec, file, tail, undefined, arm)) : Promise.resolve(),
-  ];
-  // Only now, with the output already being read: a fast agent may finish while this runs.
-  if (child.pid) await spec.onSpawn?.(child.pid);
+  ]);
+  // Only now, with the output already being read: a fast agent may finish while this runs. If recording the
+  // process fails (the disk full), it is ended and waited for before the failure is passed on: never left.
+  let spawnFailure: unknown;
+  if (child.pid)
+    await Promise.resolve(spec.onSpawn?.(child.pid)).catch((error: unknown) => {
+      spawnFailure = error;
+      ender.end();
+    });
   const result = await child;
-  await Promise.allSettled(streams);
+  await drain(streams, child);
   splitter.end();
   ender.dispose();
-  file.end();
-  await once(file, 'close');
+  if (!file.destroyed) {
+    file.end();
+    await once(file, 'close').catch(() => undefined);
+  }
 
+  if (spawnFailure) throw spawnFailure;
   const { timedOut, idle, aborted } = ender;
   const spawnError =
     result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted
@@ -235,6 +274,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     idle,
     aborted,
     spawnError,
+    logError,
     durationMs: performance.now() - started,
     tail: tail.text(),
     skippedLongLines: splitter.skippedLines,

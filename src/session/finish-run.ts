@@ -23,10 +23,21 @@ export async function finishRun(ctx: LoopContext, state: RunState): Promise<numb
     verify: options.verify,
   });
   const published = redactDeep(report, ctx.redactor.redact);
-  await publishReport(
+  const written = await publishReport(
     paths,
     { json: published, markdown: renderReportMarkdown(published), annotations: () => githubAnnotations(published) },
     options.json,
+  ).then(
+    () => true,
+    (error: Error) => {
+      // The disk full: what can be said goes to stderr, so an unattended run still leaves its reason somewhere.
+      process.stderr.write(
+        `star-loop: the report could not be written (${error.message}). Report: ${report.stopReason} — ` +
+          `${report.detail}; iterations ${report.iterations}, accepted ` +
+          `${report.accepted.map((a) => a.story).join(', ') || 'none'}, remaining ${remaining.join(', ') || 'none'}\n`,
+      );
+      return false;
+    },
   );
   emit({
     type: 'run.finished',
@@ -34,7 +45,7 @@ export async function finishRun(ctx: LoopContext, state: RunState): Promise<numb
     stopReason: report.stopReason,
     exitCode: report.exitCode,
     detail: report.detail,
-    reportFile: relative(process.cwd(), paths.reportMd) || paths.reportMd,
+    reportFile: written ? relative(process.cwd(), paths.reportMd) || paths.reportMd : '(not written: see above)',
     iterations: report.iterations,
     accepted: report.accepted.length,
     rejected: report.rejected.length,

@@ -22,6 +22,7 @@ import type { StarPaths } from '../state/star-paths.js';
 import type { RunState } from '../state/state-schema.js';
 import { readState, writeState } from '../state/state-store.js';
 import { exitCodeFor, type StopReason } from '../state/stop-reasons.js';
+import { diskProblem } from '../util/disk-error.js';
 import { buildLoopContext } from './build-loop-context.js';
 import { finishRun } from './finish-run.js';
 import { openRun } from './open-run.js';
@@ -52,21 +53,21 @@ async function loopUntilStop(ctx: LoopContext, state: RunState): Promise<void> {
     await runLoop(ctx, state);
   } catch (error) {
     const named = error instanceof StarError ? STOP_OF[error.exitCode] : undefined;
+    const disk = diskProblem(error);
+    state.status = 'paused';
+    state.endedAt = new Date().toISOString();
     if (named && error instanceof StarError) {
-      state.status = 'paused';
       state.stopReason = named;
       state.stopDetail = `${error.message}${error.hint ? ` — fix: ${error.hint}` : ''}`;
       state.exitCode = error.exitCode;
-      state.endedAt = new Date().toISOString();
-      await writeState(ctx.paths.state, state);
-      return;
+    } else {
+      state.stopReason = 'error';
+      state.stopDetail = disk ? `${disk.what} — fix: ${disk.fix}` : `internal error: ${(error as Error).message}`;
+      state.exitCode = exitCodeFor('error');
     }
-    state.status = 'paused';
-    state.stopReason = 'error';
-    state.stopDetail = `internal error: ${(error as Error).message}`;
-    state.exitCode = exitCodeFor('error');
-    state.endedAt = new Date().toISOString();
-    await writeState(ctx.paths.state, state);
+    // Best effort: on a full disk the state may not be written; the lock is released and the stop said anyway.
+    await writeState(ctx.paths.state, state).catch(() => undefined);
+    if (named || disk) return;
     const why = ctx.options.debug ? `\n${(error as Error).stack ?? ''}` : ' (run with --debug for the stack trace)';
     ctx.emit({ type: 'warning', message: `${state.stopDetail}${why}` });
   }

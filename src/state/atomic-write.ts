@@ -11,9 +11,13 @@ export async function writeFileAtomic(file: string, data: string): Promise<void>
   try {
     await handle.writeFile(data, 'utf8');
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    // A write that failed (the disk full) leaves nothing behind: the old file stands.
+    await handle.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw error;
   }
+  await handle.close();
   try {
     await rename(tmp, file);
   } catch (error) {

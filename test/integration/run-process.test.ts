@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,5 +118,48 @@ describe('runProcess (the only owner of child processes)', () => {
       logFile: log,
     });
     expect(missing.spawnError).toMatch(/ENOENT/);
+  });
+
+  it('a process that escaped the group (setsid) and holds stdout does not hold the run: reading stops soon after exit', async () => {
+    const { dir, log } = await setup();
+    const tag = `star-loop-held-${Math.random().toString(36).slice(2)}`;
+    const started = Date.now();
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', `setsid sh -c 'echo from-the-holder; exec sleep 30 ${tag}' & echo main-done`],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+    });
+    const waited = Date.now() - started;
+    try {
+      expect(result.exitCode).toBe(0);
+      expect(await readFile(log, 'utf8')).toContain('main-done');
+      // The holder sleeps 30 s with the pipe open; star-loop stops reading about 2 s after the exit.
+      expect(waited).toBeLessThan(15_000);
+    } finally {
+      spawnSync('pkill', ['-f', tag]);
+    }
+  });
+
+  it('a failure recording the process (onSpawn: the disk full) ends it and is passed on, nothing left running', async () => {
+    const { dir, log } = await setup();
+    let pid = 0;
+    await expect(
+      runProcess({
+        command: 'sh',
+        args: ['-c', 'sleep 30'],
+        cwd: dir,
+        env: { PATH: process.env.PATH },
+        logFile: log,
+        timeoutMs: 600_000,
+        graceMs: 500,
+        onSpawn: async (p) => {
+          pid = p;
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        },
+      }),
+    ).rejects.toThrow('ENOSPC');
+    expect(processAlive(pid)).toBe(false);
   });
 });
