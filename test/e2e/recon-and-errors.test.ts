@@ -46,7 +46,7 @@ describe('recon, --dry-run and bad input', () => {
       'true',
     ]);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain('- test: `npm test`  [package.json:6]');
+    expect(result.stdout).toContain('- test (runs tests): `npm test`  [package.json:6]');
     expect(result.stdout).toContain('Stories: 2 total, 0 passing, 2 remaining; next: US-001');
     expect(result.stdout).toContain('US-002 p2 Add divide  (waits for US-001)');
     expect(result.stdout).toContain('Limits: at most 20 iterations');
@@ -156,7 +156,7 @@ describe('recon, --dry-run and bad input', () => {
       '9',
     ]);
     expect(dry.exitCode).toBe(0);
-    expect(dry.stdout).toContain('- smoke: `test -f package.json`  [star.config.json]');
+    expect(dry.stdout).toContain('- smoke (other): `test -f package.json`  [star.config.json]');
     expect(dry.stdout).not.toContain('npm test');
     expect(dry.stdout).toContain('at most 9 iterations');
     const fromConfig = await runCli(repo, ['run', 'x', '--dry-run', '--agent', 'command', '--agent-cmd', 'true']);
