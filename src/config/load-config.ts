@@ -14,8 +14,9 @@ export async function loadConfig(root: string): Promise<{ config: StarConfig; fi
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {} };
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { config: {} };
+    throw new InputError(`${CONFIG_FILE}: cannot be read (${code})`, 'make it a readable file, or remove it');
   }
   let raw: unknown;
   try {

@@ -29,18 +29,27 @@ async function listFiles(dir: string): Promise<string[]> {
   }
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** prd.json's content with `passes` and `notes` left out: everything the agent may not change. */
 export function prdFields(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  let prd: Record<string, unknown>;
+  let parsed: unknown;
   try {
-    prd = parseJson(text) as Record<string, unknown>;
+    parsed = parseJson(text);
   } catch {
     return new Map([['(the whole file, unparseable)', sha(text)]]);
   }
+  // Not an object (`null`, a list, a number): pinned whole, like a file that does not parse.
+  if (!isRecord(parsed)) return new Map([['(the whole file, not an object)', sha(text)]]);
+  const prd = parsed;
   for (const [key, value] of Object.entries(prd)) if (key !== 'userStories') out.set(key, JSON.stringify(value));
   const stories = Array.isArray(prd.userStories) ? (prd.userStories as Array<Record<string, unknown>>) : [];
   stories.forEach((story, i) => {
+    if (!isRecord(story)) {
+      out.set(`userStories[${i}]`, JSON.stringify(story));
+      return;
+    }
     for (const [key, value] of Object.entries(story)) {
       if (key !== 'passes' && key !== 'notes')
         out.set(`userStories[${String(story.id ?? i)}].${key}`, JSON.stringify(value));

@@ -20,8 +20,13 @@ export async function readStateFile<T>(
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new StarError(
+      `${file}: cannot be read (${code})`,
+      ExitCode.Usage,
+      'make it a readable file, or move it aside',
+    );
   }
   let raw: unknown;
   try {
@@ -29,7 +34,7 @@ export async function readStateFile<T>(
   } catch {
     throw new StarError(
       `${file}: not valid JSON — the run state is corrupt`,
-      ExitCode.Internal,
+      ExitCode.Usage,
       `move it aside (e.g. \`mv ${file} ${file}.bad\`) to start a new run; star-loop will not overwrite it`,
     );
   }
@@ -46,7 +51,7 @@ export async function readStateFile<T>(
     const issue = parsed.error.issues[0];
     throw new StarError(
       `${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'} — the run state is corrupt`,
-      ExitCode.Internal,
+      ExitCode.Usage,
       `move it aside (e.g. \`mv ${file} ${file}.bad\`) to start a new run; star-loop will not overwrite it`,
     );
   }
