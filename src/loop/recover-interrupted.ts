@@ -1,16 +1,46 @@
-import type { Git } from '../git/git.js';
 import { killGroup } from '../proc/run-process.js';
+import { checkSafety, type GuardSnapshot } from '../safety/check-safety.js';
+import { refreshFingerprint, takeFingerprints } from '../safety/fingerprints.js';
+import { guardFile, readGuardFile } from '../safety/guard-file.js';
+import { keepEvidence } from '../safety/keep-evidence.js';
+import type { Finding } from '../state/finding-schema.js';
 import { processRuns } from '../state/lock.js';
-import type { RunState } from '../state/state-schema.js';
+import type { IterationRecord, RunState } from '../state/state-schema.js';
+import type { LoopContext } from './loop-context.js';
+
+/** What recovery found: what it did, and the boundaries the dead run's agent crossed (nothing committed then). */
+export interface Recovered {
+  notes: string[];
+  violations: Finding[];
+}
+
+/**
+ * What the agent of the interrupted iteration was checked against: the snapshot taken before it started
+ * (kept outside the repository), with star-loop's own files as they are now (it rewrote them on resume).
+ * Without one (a run from before snapshots were kept), what can be checked without it: history and branch
+ * since the last recorded commit, protected paths and secrets in what changed since.
+ */
+async function snapshotBefore(ctx: LoopContext, state: RunState, iteration: number): Promise<GuardSnapshot> {
+  const kept = await readGuardFile(guardFile(ctx.evidence.dir, state.runId, iteration));
+  const now = await takeFingerprints(ctx.guard);
+  if (!kept) {
+    const head = state.records.at(-1)?.endHead ?? state.workStarts[state.records.at(-1)?.story ?? 'task'];
+    return { head, fingerprints: now, protectedFiles: new Map() };
+  }
+  for (const path of now.files.keys())
+    if (path.startsWith(ctx.paths.dir)) await refreshFingerprint(kept.fingerprints, path);
+  return kept;
+}
 
 /**
  * A runner killed mid-iteration (kill -9, a crash, a reboot) leaves an iteration without a record, perhaps
  * its agent still running, and perhaps uncommitted work. Before the run continues: end that agent's process
  * group, commit its work, and record the iteration as interrupted — nothing lost, nothing counted twice.
  */
-export async function recoverInterrupted(git: Git, state: RunState): Promise<string[]> {
+export async function recoverInterrupted(ctx: LoopContext, state: RunState): Promise<Recovered> {
+  const { git } = ctx;
   const current = state.current;
-  if (!current) return [];
+  if (!current) return { notes: [], violations: [] };
   const notes: string[] = [];
   if (current.pgid && processRuns(current.pgid)) {
     killGroup(current.pgid, 'SIGTERM');
@@ -22,6 +52,19 @@ export async function recoverInterrupted(git: Git, state: RunState): Promise<str
     );
   }
   const startHead = state.records.at(-1)?.endHead;
+  // Before anything is committed: the dead run's agent is checked as every agent is after its run.
+  const violations = await checkSafety(ctx.guard, await snapshotBefore(ctx, state, current.iteration));
+  if (violations.length > 0) {
+    const keptRefs = await keepEvidence(git, state.runId, current.iteration, violations);
+    state.iterationsThisRun += 1;
+    state.records.push({
+      ...interruptedRecord(state, current, startHead, await git.head()),
+      safety: violations,
+      keptRefs,
+    });
+    state.current = undefined;
+    return { notes, violations };
+  }
   let committed: string | undefined;
   if ((await git.workingChanges()).length > 0) {
     committed = await git.commitAll(
@@ -32,6 +75,23 @@ export async function recoverInterrupted(git: Git, state: RunState): Promise<str
   const endHead = await git.head();
   state.iterationsThisRun += 1;
   state.records.push({
+    ...interruptedRecord(state, current, startHead, endHead),
+    moved: Boolean(committed) || (startHead !== undefined && startHead !== endHead),
+    movement: committed ? ['uncommitted work committed on recovery'] : [],
+    committedForAgent: committed,
+  });
+  state.current = undefined;
+  return { notes, violations: [] };
+}
+
+/** The record of an iteration the runner did not live to finish: not verified, no claim. */
+function interruptedRecord(
+  state: RunState,
+  current: NonNullable<RunState['current']>,
+  startHead: string | undefined,
+  endHead: string | undefined,
+): IterationRecord {
+  return {
     n: current.iteration,
     index: state.iterationsThisRun,
     story: current.story,
@@ -40,9 +100,8 @@ export async function recoverInterrupted(git: Git, state: RunState): Promise<str
     startHead,
     endHead,
     agent: { timedOut: false, isError: true, error: 'interrupted: the runner stopped during this iteration' },
-    moved: Boolean(committed) || (startHead !== undefined && startHead !== endHead),
-    movement: committed ? ['uncommitted work committed on recovery'] : [],
-    committedForAgent: committed,
+    moved: false,
+    movement: [],
     claimNotes: ['not verified: the runner stopped during this iteration; any claim is made again by a later one'],
     verdict: 'no-claim',
     findings: [],
@@ -51,7 +110,5 @@ export async function recoverInterrupted(git: Git, state: RunState): Promise<str
     stall: false,
     safety: [],
     keptRefs: [],
-  });
-  state.current = undefined;
-  return notes;
+  };
 }

@@ -6,6 +6,7 @@ import { runAgentWaiting } from '../agents/run-agent-waiting.js';
 import type { RunOptions } from '../config/options.js';
 import { type GuardSnapshot, guardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint } from '../safety/fingerprints.js';
+import { guardFile, writeGuardFile } from '../safety/guard-file.js';
 import { protectedFolders } from '../safety/protected-files.js';
 import type { IterationRecord, RunState } from '../state/state-schema.js';
 import { remainingBudget } from '../usage/check-budgets.js';
@@ -80,6 +81,8 @@ export async function runImplementer(
   const { options, paths } = ctx;
   const { n, runDir } = start;
   const guardBefore = await guardSnapshot(ctx.guard);
+  // Kept outside the repository: a runner killed during this run is checked against it on resume.
+  await writeGuardFile(guardFile(ctx.evidence.dir, state.runId, n), guardBefore);
   // star-loop's own state writes while the agent runs are not the agent's doing.
   const saveOwn = async () => {
     await save();

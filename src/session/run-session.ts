@@ -5,6 +5,7 @@ import { findDependencyDirs, fingerprintBins } from '../gates/dependencies.js';
 import { GATE_SCOPE_ENV, GateCache } from '../gates/gate-cache.js';
 import type { Git } from '../git/git.js';
 import { createEventLogger } from '../log/create-logger.js';
+import { decideStopStatus } from '../loop/decide-next-step.js';
 import { createEmitter, type LoopEvent } from '../loop/events.js';
 import type { LoopContext } from '../loop/loop-context.js';
 import { recoverInterrupted } from '../loop/recover-interrupted.js';
@@ -17,6 +18,7 @@ import { terminalSubscriber } from '../report/terminal-output.js';
 import { pushBlockingEnv, writePushBlockingHooks } from '../safety/block-push.js';
 import { EvidenceStore } from '../safety/evidence-store.js';
 import { createRedactor } from '../safety/redactor.js';
+import type { Finding } from '../state/finding-schema.js';
 import { resumeOrCreateState } from '../state/resume-or-create-state.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { RunState } from '../state/state-schema.js';
@@ -73,6 +75,19 @@ async function loopUntilStop(ctx: LoopContext, state: RunState): Promise<void> {
   }
 }
 
+/** The interrupted iteration's agent crossed a boundary: a safety stop, as after any agent run. */
+async function stopOnRecovery(ctx: LoopContext, state: RunState, violations: readonly Finding[]): Promise<void> {
+  const n = state.records.at(-1)?.n;
+  state.stopReason = 'safety';
+  state.status = decideStopStatus('safety', { fromStall: false, pause: false });
+  state.stopDetail =
+    `safety boundary crossed in interrupted iteration ${n} (found on resume, before anything was committed): ` +
+    violations.map((v) => v.detail).join('; ');
+  state.exitCode = exitCodeFor('safety');
+  state.endedAt = new Date().toISOString();
+  await writeState(ctx.paths.state, state).catch(() => undefined);
+}
+
 /**
  * One `star-loop run` after recon: refusals, lock and workspace, the run state (a paused or interrupted run
  * continued), the loop with its subscribers and stop signals, then the report and --on-finish.
@@ -95,7 +110,6 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
     state.worktree = opened.worktree;
     state.limits = limitsOf(options);
     if (rawArgs.length > 0) state.argv = rawArgs;
-    const recovered = continued ? await recoverInterrupted(git, state) : [];
 
     const logger = createEventLogger(paths.log);
     const redactor = createRedactor(process.env);
@@ -145,7 +159,10 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
       agentLine: options.verbose && !options.json ? (line) => terminal.agentLine(redactor.redact(line)) : undefined,
     });
     emit({ type: 'run.started', runId: state.runId, continued, plan });
-    for (const note of [...opened.lockWarnings, ...recovered, ...recon.agentNotes])
+    // A runner that died mid-iteration: its agent is ended and checked like any agent before anything is
+    // committed; a boundary it crossed stops the run here (exit 5), with the evidence kept.
+    const recovered = continued ? await recoverInterrupted(ctx, state) : { notes: [], violations: [] };
+    for (const note of [...opened.lockWarnings, ...recovered.notes, ...recon.agentNotes])
       emit({ type: 'warning', message: note });
     for (const message of recon.sandbox.warnings) emit({ type: 'warning', message });
     if (options.verify === 'off') {
@@ -154,7 +171,11 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
         message: "VERIFICATION IS OFF (--verify off): every claim will be accepted on the agent's word alone",
       });
     }
-    await loopUntilStop(ctx, state).finally(removeSignals);
+    if (recovered.violations.length > 0) {
+      for (const v of recovered.violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });
+      await stopOnRecovery(ctx, state, recovered.violations);
+      removeSignals();
+    } else await loopUntilStop(ctx, state).finally(removeSignals);
     const exitCode = await finishRun(ctx, state);
     logger.close();
     terminal.close();

@@ -112,3 +112,33 @@ describe('no crash reachable from input', () => {
     }
   });
 });
+
+describe('resume re-checks before it trusts', () => {
+  it('an agent that edits a workflow, writes a key and kill -9s the runner: resume stops with exit 5, commits nothing', async () => {
+    const { repo } = await calcRepo({ 'prd.json': PRD, '.github/workflows/ci.yml': 'on: push\n' });
+    const head = await git(repo, 'rev-parse', 'HEAD');
+    // With --sandbox off the agent can see the runner's PID in .star/lock; in the sandbox it could not.
+    const attack = [
+      "echo 'on: [push, workflow_dispatch]' > .github/workflows/ci.yml",
+      "echo 'AWS_KEY=AKIAZ7QW3XK2PL9MNB4T' > deploy.env",
+      'kill -9 "$(sed -n \'s/.*"pid":\\([0-9]*\\).*/\\1/p\' .star/lock)"',
+      'sleep 1',
+    ].join('; ');
+    const first = await run(repo, attack, ['--sandbox', 'off']);
+    expect(first.exitCode).not.toBe(0);
+    expect(await git(repo, 'rev-parse', 'HEAD')).toBe(head);
+
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.exitCode, resumed.stdout.slice(-2000)).toBe(5);
+    expect(resumed.stdout).toContain('found on resume, before anything was committed');
+    expect(resumed.stdout).toContain('.github/workflows/ci.yml is protected');
+    expect(resumed.stdout).toMatch(/secret|AWS/i);
+    // Nothing committed; what the agent left is still there for a human to see.
+    expect(await git(repo, 'rev-parse', 'HEAD')).toBe(head);
+    expect(await git(repo, 'status', '--porcelain')).toContain('deploy.env');
+    const state = await readJson<State & { status: string }>(join(repo, '.star/state.json'));
+    expect(state.stopReason).toBe('safety');
+    expect(existsSync(join(repo, '.star/lock'))).toBe(false);
+    expect(readFileSync(join(repo, '.star/report.md'), 'utf8')).toContain('Safety stop');
+  });
+});
