@@ -34,6 +34,12 @@ export interface IterationStart {
   keptRefs: string[];
 }
 
+/** When the last agent of this run started (its iteration's start): undefined before the first. */
+function lastAgentStart(state: RunState): number | undefined {
+  const started = state.records.at(-1)?.startedAt;
+  return started ? Date.parse(started) : undefined;
+}
+
 export async function readOptional(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
@@ -81,7 +87,8 @@ export async function beginIteration(
   const planBefore = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
 
   const prompt = buildPrompt({
-    hints: await takeHints(paths, n),
+    // Without the sandbox an agent can write .star: hints changed since the last iteration began may be its.
+    hints: await takeHints(paths, n, ctx.sandbox ? undefined : lastAgentStart(state)),
     templates: ctx.templates,
     iteration: n,
     gates: ctx.gates,

@@ -15,8 +15,8 @@ export interface PromptInput {
   findings: readonly Finding[];
   /** Whether the findings rejected a claim (or came from `--verify every` checking work without one). */
   findingsFromClaim?: boolean;
-  /** A human's hints from .star/hints.md, given to one iteration. */
-  hints?: string;
+  /** Hints from .star/hints.md, given to one iteration; `fromHuman` false: an agent could have written them. */
+  hints?: { text: string; fromHuman: boolean };
   /** Already bounded by the journal reader. */
   journalTail: string;
   claimFile: string;
@@ -37,6 +37,9 @@ function backlog(prd: Prd, passed: ReadonlySet<string>, current: string): string
     .join('\n');
 }
 
+const capHints = (text: string) =>
+  text.length > MAX_HINTS_CHARS ? `${text.slice(0, MAX_HINTS_CHARS)}\n… (hints truncated)` : text;
+
 /**
  * The implementer's prompt. Its size is bounded whatever the iteration count: the story, backlog, task and
  * gates are fixed for the run, findings and the plan are capped, and the journal tail is read to a fixed size.
@@ -48,11 +51,8 @@ export function buildPrompt(input: PromptInput): string {
     findings: input.findings.length > 0 ? formatFindings(input.findings) : undefined,
     findingsFromClaim: input.findingsFromClaim ?? true,
     journal: input.journalTail || undefined,
-    hints: input.hints
-      ? input.hints.length > MAX_HINTS_CHARS
-        ? `${input.hints.slice(0, MAX_HINTS_CHARS)}\n… (hints truncated)`
-        : input.hints
-      : undefined,
+    hints: input.hints?.fromHuman ? capHints(input.hints.text) : undefined,
+    hintsUnverified: input.hints && !input.hints.fromHuman ? capHints(input.hints.text) : undefined,
     claimFile: input.claimFile,
   };
   if (input.prd) {
