@@ -4,6 +4,7 @@ import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
+import { CappedLog } from './capped-log.js';
 import { LineSplitter } from './line-splitter.js';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -33,6 +34,8 @@ export interface ProcessSpec {
    * this process dies, the channel closes and the child hears of it.
    */
   ipc?: (message: unknown, reply: (answer: unknown) => void) => void;
+  /** At most this much of the output goes to the log: its first and last halves (src/proc/capped-log.ts). */
+  maxLogBytes?: number;
   /** Told the child's process group id as soon as it runs (to find orphans after a crash). */
   onSpawn?: (pgid: number) => void | Promise<void>;
 }
@@ -147,7 +150,7 @@ class GroupEnder {
 /** Where a stream of the child goes: the tail, the log file (redacted), and for stdout the line parser. */
 function outputSink(
   spec: ProcessSpec,
-  file: NodeJS.WritableStream,
+  file: CappedLog,
   tail: TailBuffer,
   splitter?: LineSplitter,
   onData?: () => void,
@@ -206,6 +209,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   });
   await once(file, 'open');
   const tail = new TailBuffer(spec.tailBytes ?? 8 * 1024);
+  const log = new CappedLog(file, `${spec.logFile}.tail-${process.pid}`, spec.maxLogBytes);
   const splitter = new LineSplitter(spec.onStdoutLine ?? (() => {}));
   const child = execa(spec.command, spec.args, {
     cwd: spec.cwd,
@@ -238,9 +242,9 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   // rejection that would kill star-loop while it still waits for the child.
   const streams = Promise.allSettled([
     child.stdout
-      ? pipeline(child.stdout, outputSink(spec, file, tail, spec.onStdoutLine ? splitter : undefined, arm))
+      ? pipeline(child.stdout, outputSink(spec, log, tail, spec.onStdoutLine ? splitter : undefined, arm))
       : Promise.resolve(),
-    child.stderr ? pipeline(child.stderr, outputSink(spec, file, tail, undefined, arm)) : Promise.resolve(),
+    child.stderr ? pipeline(child.stderr, outputSink(spec, log, tail, undefined, arm)) : Promise.resolve(),
   ]);
   // Only now, with the output already being read: a fast agent may finish while this runs. If recording the
   // process fails (the disk full), it is ended and waited for before the failure is passed on: never left.
@@ -255,6 +259,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   splitter.end();
   ender.dispose();
   if (!file.destroyed) {
+    await log.finish().catch(() => undefined);
     file.end();
     await once(file, 'close').catch(() => undefined);
   }

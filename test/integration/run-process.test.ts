@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,5 +162,26 @@ describe('runProcess (the only owner of child processes)', () => {
       }),
     ).rejects.toThrow('ENOSPC');
     expect(processAlive(pid)).toBe(false);
+  });
+
+  it('keeps the first and last halves of a log past its cap, the cut marked, and no ring file left', async () => {
+    const { dir, log } = await setup();
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', 'i=0; while [ $i -lt 400 ]; do printf "line %04d\\n" $i; i=$((i+1)); done'],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+      maxLogBytes: 1000,
+    });
+    expect(result.exitCode).toBe(0);
+    const text = await readFile(log, 'utf8');
+    expect(text.startsWith('line 0000\nline 0001\n')).toBe(true);
+    expect(text.endsWith('line 0398\nline 0399\n')).toBe(true);
+    expect(text).toMatch(
+      /\n… \[0\.0 MB cut here: star-loop keeps the first and last 0\.0 MB of each process's output\]\n/,
+    );
+    expect(text.length).toBeLessThan(1200);
+    expect(readdirSync(dir)).toEqual(['out.log']);
   });
 });
