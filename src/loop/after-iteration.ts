@@ -109,7 +109,7 @@ export async function afterIteration(
   const oscillating = detectOscillation(state.records);
   const tripped = breakersAfter(state, record, options.stallAfter);
   await parkIfStuck(ctx, state, record);
-  await appendJournal(ctx.paths.journal, journalEntry(record));
+  await appendJournal(ctx.paths.journal, ctx.redactor.redact(journalEntry(record)));
   await save();
   emit({ type: 'iteration.finished', record, stallStreak: state.stallStreak });
 

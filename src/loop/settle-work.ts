@@ -23,9 +23,10 @@ export type SettledWork =
     };
 
 /** star-loop's commit of the agent's work says what the agent's report says it did. */
-async function commitMessage(claimFile: string, n: number): Promise<string> {
+async function commitMessage(claimFile: string, n: number, redact: (t: string) => string): Promise<string> {
   const claim = await readClaimFile(claimFile);
-  const summary = claim.kind === 'valid' ? claim.claim.summary?.split('\n')[0]?.trim() : undefined;
+  const first = claim.kind === 'valid' ? claim.claim.summary?.split('\n')[0]?.trim() : undefined;
+  const summary = first === undefined ? undefined : redact(first);
   return summary
     ? `star-loop: iteration ${n}: ${summary.slice(0, 120)}`
     : `star-loop: iteration ${n} (the agent's work)`;
@@ -53,7 +54,7 @@ export async function settleWork(
   }
   let committedForAgent: string | undefined;
   if (working.length > 0) {
-    const message = await commitMessage(ctx.paths.claim, n);
+    const message = await commitMessage(ctx.paths.claim, n, ctx.redactor.redact);
     committedForAgent = await git.commitAll(message);
     if (committedForAgent) emit({ type: 'work.committed', iteration: n, commit: committedForAgent, message });
   }

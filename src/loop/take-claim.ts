@@ -27,7 +27,8 @@ export async function takeClaim(
   notes: string[],
 ): Promise<{ collected: CollectedClaim; summary?: string }> {
   const claimFile = await readClaimFile(ctx.paths.claim);
-  if (claimFile.kind !== 'absent') await writeFile(join(start.runDir, 'claim.json'), claimFile.text, 'utf8');
+  const { redact } = ctx.redactor;
+  if (claimFile.kind !== 'absent') await writeFile(join(start.runDir, 'claim.json'), redact(claimFile.text), 'utf8');
   const collected = collectClaim({
     mode: ctx.options.mode,
     claimFile,
@@ -38,7 +39,10 @@ export async function takeClaim(
     storyIds: new Set(start.passesBefore.keys()),
     passed: start.passed,
   });
-  notes.push(...collected.notes);
+  // What the agent says goes into the state, the journal, commit messages and later prompts: secrets never do.
+  if (collected.claim?.summary) collected.claim.summary = redact(collected.claim.summary);
+  const said = collected.summary ?? lastLine(output.finalMessage);
+  notes.push(...collected.notes.map(redact));
   ctx.emit({ type: 'claim.read', iteration: start.n, claim: collected.claim, notes });
-  return { collected, summary: collected.summary ?? lastLine(output.finalMessage) };
+  return { collected, summary: said === undefined ? undefined : redact(said) };
 }

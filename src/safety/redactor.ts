@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { SECRET_RULES } from './secret-rules.js';
+
 const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION/i;
 
 export type Redact = (text: string) => string;
@@ -10,14 +13,35 @@ export function credentialValues(env: NodeJS.ProcessEnv): Array<{ name: string; 
     .sort((a, b) => b.value.length - a.value.length);
 }
 
-/** Replaces every credential value with `[redacted NAME]`; the identity when there are none. */
+/** The longest secret a stream can split across two chunks that the pattern redaction must still see whole. */
+const LONGEST_PATTERN = 160;
+const GLOBAL_RULES = SECRET_RULES.map(({ rule, pattern }) => ({
+  rule,
+  pattern: new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`),
+}));
+
+/** `[redacted RULE sha256:PREFIX]`: which rule, and a hash prefix to tell two values apart — never the value. */
+const mark = (rule: string, value: string) =>
+  `[redacted ${rule} sha256:${createHash('sha256').update(value).digest('hex').slice(0, 8)}]`;
+
+/**
+ * Replaces every credential value from the environment with `[redacted NAME]`, and every value of a known
+ * secret shape (SECRET_RULES: keys, tokens) with the rule and a hash prefix: whatever an agent prints or
+ * writes in its claim, its secrets never reach a log, the journal, the state, a prompt or a report.
+ */
 export function createRedactor(env: NodeJS.ProcessEnv): { redact: Redact; longest: number } {
   const secrets = credentialValues(env);
-  if (secrets.length === 0) return { redact: (t) => t, longest: 0 };
+  const byPattern = (text: string) =>
+    GLOBAL_RULES.reduce((out, { rule, pattern }) => out.replace(pattern, (value) => mark(rule, value)), text);
   return {
     redact: (text) =>
-      secrets.reduce((out, s) => (out.includes(s.value) ? out.split(s.value).join(`[redacted ${s.name}]`) : out), text),
-    longest: secrets[0]?.value.length ?? 0,
+      byPattern(
+        secrets.reduce(
+          (out, s) => (out.includes(s.value) ? out.split(s.value).join(`[redacted ${s.name}]`) : out),
+          text,
+        ),
+      ),
+    longest: Math.max(secrets[0]?.value.length ?? 0, LONGEST_PATTERN),
   };
 }
 

@@ -142,3 +142,39 @@ describe('resume re-checks before it trusts', () => {
     expect(readFileSync(join(repo, '.star/report.md'), 'utf8')).toContain('Safety stop');
   });
 });
+
+describe('secrets everywhere text flows', () => {
+  it('a token the agent prints and a key in its claim summary never reach a log, the journal, state, a prompt, a report or a commit', async () => {
+    const token = `ghp_${'A1b2C3d4E5f6G7h8I9j0'.repeat(2)}`;
+    const key = 'AKIAZ7QW3XK2PL9MNB4T';
+    const { repo, aux } = await calcRepo({ 'prd.json': PRD });
+    const agent = await scriptedAgent(aux, {
+      steps: [
+        {
+          write: { 'notes.txt': 'work\n' },
+          final: `I used ${token} to read the API.`,
+          claim: { complete: false, summary: `configured ${key} for the deploy` },
+        },
+      ],
+      repeat: { final: `still ${token}` },
+    });
+    await run(repo, agent.cmd, ['--max-iterations', '3']);
+    const star = join(repo, '.star');
+    const texts = [
+      readFileSync(join(star, 'runs/0001/agent.log'), 'utf8'),
+      readFileSync(join(star, 'runs/0001/claim.json'), 'utf8'),
+      readFileSync(join(star, 'runs/0002/prompt.md'), 'utf8'),
+      readFileSync(join(star, 'journal.md'), 'utf8'),
+      readFileSync(join(star, 'state.json'), 'utf8'),
+      readFileSync(join(star, 'log.jsonl'), 'utf8'),
+      readFileSync(join(star, 'report.md'), 'utf8'),
+      await git(repo, 'log', '--format=%B'),
+    ];
+    for (const text of texts) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(key);
+    }
+    expect(texts[0]).toContain('[redacted github-token sha256:');
+    expect(texts.join('\n')).toContain('[redacted aws-access-key-id sha256:');
+  });
+});

@@ -58,10 +58,23 @@ describe('secretRuleOf: the rule, never the value', () => {
 describe('createRedactor', () => {
   it('replaces credential-like environment values, and only those', () => {
     const { redact, longest } = createRedactor({ DEPLOY_TOKEN: 'tok_0123456789', HOME: '/root', SHORT_KEY: 'abc' });
-    expect(longest).toBe(14);
+    // At least the longest secret shape a stream may split (a key, a token), and the longest value.
+    expect(longest).toBe(160);
     expect(redact('token=tok_0123456789 home=/root')).toBe('token=[redacted DEPLOY_TOKEN] home=/root');
     expect(redactDeep({ a: ['x tok_0123456789'], n: 1 }, redact)).toEqual({ a: ['x [redacted DEPLOY_TOKEN]'], n: 1 });
     expect(createRedactor({ HOME: '/root' }).redact('tok_0123456789')).toBe('tok_0123456789');
+  });
+
+  it('replaces every value of a known secret shape with its rule and a hash prefix, never the value', () => {
+    const { redact } = createRedactor({});
+    const key = 'AKIAZ7QW3XK2PL9MNB4T';
+    const out = redact(`aws ${key} and again ${key}; github ghp_${'a'.repeat(36)}`);
+    expect(out).not.toContain(key);
+    expect(out).toMatch(
+      /^aws \[redacted aws-access-key-id sha256:[0-9a-f]{8}\] and again \[redacted aws-access-key-id sha256:[0-9a-f]{8}\]; github \[redacted github-token sha256:[0-9a-f]{8}\]$/,
+    );
+    // The same value, the same mark: two mentions can be told to be one secret.
+    expect(new Set(out.match(/sha256:[0-9a-f]{8}/g)).size).toBe(2);
   });
 });
 
