@@ -253,6 +253,19 @@ export class Git {
     return out.split('\n').filter(Boolean);
   }
 
+  /** Every commit's full message between two commits (at most `max`), for the secret scan. */
+  async commitMessages(from: string, to: string, max = 200): Promise<Array<{ commit: string; text: string }>> {
+    const out = await this.raw(['log', `--max-count=${max}`, '--format=%H%x00%B%x00%x00', `${from}..${to}`]);
+    return out
+      .split('\0\0')
+      .map((entry) => entry.replace(/^\n/, ''))
+      .filter((entry) => entry.includes('\0'))
+      .map((entry) => {
+        const [commit = '', text = ''] = entry.split('\0');
+        return { commit, text };
+      });
+  }
+
   /** A file's content at a commit, or undefined when it does not exist there. */
   async showFile(rev: string, path: string): Promise<string | undefined> {
     try {

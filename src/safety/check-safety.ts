@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Git } from '../git/git.js';
 import type { WorkingChange } from '../git/parse-git-output.js';
 import { parseUnifiedDiff } from '../git/parse-unified-diff.js';
@@ -40,6 +41,19 @@ export async function guardSnapshot(guard: Guard): Promise<GuardSnapshot> {
   };
 }
 
+/** Every line of a file, streamed (Latin-1: any byte is a character), with its number. */
+async function scanFile(file: string, onLine: (line: string, n: number) => void): Promise<void> {
+  const stream = createReadStream(file, { encoding: 'latin1' });
+  let n = 0;
+  try {
+    for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) onLine(line, ++n);
+  } catch {
+    // A file gone, or a folder (a submodule): nothing of it to scan.
+  } finally {
+    stream.destroy();
+  }
+}
+
 /** Added lines that hold a secret: committed since `from`, and in uncommitted files (tracked or not). */
 async function secrets(
   git: Git,
@@ -50,7 +64,7 @@ async function secrets(
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const scan = (file: string, line: number, text: string) => {
-    const rule = secretRuleOf(text);
+    const rule = secretRuleOf(text, file);
     // The finding names the rule, the file and the line. Never the value.
     if (rule)
       findings.push({
@@ -66,11 +80,28 @@ async function secrets(
   }
   for (const change of working) {
     if (change.code.includes('D')) continue;
-    const text = await readFile(join(root, change.path), 'utf8').catch(() => '');
-    if (text.length > 1024 * 1024 || text.includes('\0')) continue;
-    text.split('\n').forEach((l, i) => {
-      scan(change.path, i + 1, l);
-    });
+    // Whatever its size or bytes: read as a stream, bytes as Latin-1, so a NUL or a gigabyte hides nothing.
+    await scanFile(join(root, change.path), (line, n) => scan(change.path, n, line));
+  }
+  // A secret in a commit message or a file name is committed all the same.
+  const committed = Boolean(from && head && from !== head);
+  for (const message of committed && from && head ? await git.commitMessages(from, head) : []) {
+    const rule = message.text
+      .split('\n')
+      .map((l) => secretRuleOf(l))
+      .find(Boolean);
+    const commit = message.commit.slice(0, 10);
+    if (rule)
+      findings.push({
+        rule: `secret:${rule}`,
+        detail: `a secret (${rule}) is in the message of commit ${commit}; it is not shown here`,
+      });
+  }
+  const changed = committed && from && head ? await git.filesChangedBetween(from, head) : [];
+  for (const path of new Set([...working.map((c) => c.path), ...changed])) {
+    const rule = secretRuleOf(path);
+    if (rule)
+      findings.push({ rule: `secret:${rule}`, detail: `a secret (${rule}) is in a file name; it is not shown here` });
   }
   return findings;
 }

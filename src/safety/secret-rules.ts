@@ -28,13 +28,24 @@ export function entropy(text: string): number {
   return bits;
 }
 
-/** The rule a line breaks, if any: a known token shape, or a high-entropy value assigned to a secret-like name. */
-export function secretRuleOf(line: string): string | undefined {
+/** Well-known shapes that are identifiers, not secrets, however random they look: a UUID. */
+const NOT_SECRET = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Test code and fixtures are full of made-up keys: there only a known token shape counts, not entropy. */
+export const TEST_OR_FIXTURE =
+  /(^|\/)(tests?|__tests__|spec|fixtures?|__fixtures__|testdata)\/|[._-](test|spec)\.[^/]+$|(^|\/)test_[^/]+\.py$/;
+
+/**
+ * The rule a line breaks, if any: a known token shape, or (outside test code and fixtures) a high-entropy
+ * value assigned to a secret-like name.
+ */
+export function secretRuleOf(line: string, path = ''): string | undefined {
   const known = SECRET_RULES.find((r) => r.pattern.test(line));
   if (known) return known.rule;
+  if (TEST_OR_FIXTURE.test(path)) return undefined;
   const m = ASSIGNMENT.exec(line);
   const value = m?.[2];
-  if (value && !PLACEHOLDER.test(value) && entropy(value) >= 3.5 && /\d/.test(value) && /[A-Za-z]/.test(value))
-    return 'high-entropy-secret';
+  if (!value || PLACEHOLDER.test(value) || NOT_SECRET.test(value)) return undefined;
+  if (entropy(value) >= 3.5 && /\d/.test(value) && /[A-Za-z]/.test(value)) return 'high-entropy-secret';
   return undefined;
 }

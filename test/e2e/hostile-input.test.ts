@@ -178,3 +178,27 @@ describe('secrets everywhere text flows', () => {
     expect(texts.join('\n')).toContain('[redacted aws-access-key-id sha256:');
   });
 });
+
+describe('the secret scan sees every byte an agent adds', () => {
+  const key = 'AKIAZ7QW3XK2PL9MNB4T';
+  it.each([
+    [
+      'in an uncommitted file over 1 MB with NUL bytes',
+      `head -c 2000000 /dev/zero > blob.bin; printf 'x\\0 aws=${key}\\n' >> blob.bin`,
+    ],
+    [
+      'in a commit message',
+      `echo x > a.txt; git add a.txt; git -c user.name=a -c user.email=a@b commit -qm 'deploy with ${key}'`,
+    ],
+    ['in a file name', `echo x > 'backup-${key}.txt'`],
+  ])('a key %s: a safety stop, exit 5, nothing committed by star-loop', async (_, cmd) => {
+    const { repo } = await calcRepo({ 'prd.json': PRD });
+    const head = await git(repo, 'rev-parse', 'HEAD');
+    const result = await run(repo, cmd, ['--sandbox', 'off']);
+    expect(result.exitCode, result.stdout.slice(-1500)).toBe(5);
+    expect(result.stdout).toContain('a secret (aws-access-key-id)');
+    expect(result.stdout).not.toContain(key);
+    // star-loop commits nothing: HEAD is the start, or the agent's own commit.
+    expect(await git(repo, 'log', '--format=%s', `${head}..HEAD`)).not.toContain('star-loop:');
+  });
+});

@@ -149,3 +149,14 @@ describe('decideWorkspace', () => {
     expect(plan).toMatchObject({ kind: 'worktree', branch: 'star-loop/prd', dir: '/w/repo.star-loop/star-loop-prd' });
   });
 });
+
+describe('secret rules: fewer false alarms, never fewer real keys', () => {
+  it('a UUID is an identifier, not a secret; test code and fixtures need a known token shape', () => {
+    expect(secretRuleOf('const sessionKey = "123e4567-e89b-12d3-a456-426614174000";')).toBeUndefined();
+    const made = 'api_token = "q8Zr2mX9vL4kP7sT1wY6"';
+    expect(secretRuleOf(made, 'src/config.ts')).toBe('high-entropy-secret');
+    expect(secretRuleOf(made, 'test/config.test.ts')).toBeUndefined();
+    expect(secretRuleOf(made, 'tests/fixtures/settings.py')).toBeUndefined();
+    expect(secretRuleOf('key = "AKIAZ7QW3XK2PL9MNB4T"', 'test/fixtures/aws.json')).toBe('aws-access-key-id');
+  });
+});
