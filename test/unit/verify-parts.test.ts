@@ -112,6 +112,13 @@ describe('checkGatePins', () => {
     ).toEqual([]);
     const devScript = JSON.stringify({ scripts: { test: 'jest', dev: 'vite --port 4000' } });
     expect(checkGatePins(changeSet([fileChange('package.json', pkg('jest'), devScript)]))).toEqual([]);
+    // A script added since recon is one no gate runs; a gate that starts to run it changes its own script.
+    const watch = JSON.stringify({ scripts: { test: 'jest', 'test:watch': 'jest --watch', dev: 'vite' } });
+    expect(checkGatePins(changeSet([fileChange('package.json', pkg('jest'), watch)]))).toEqual([]);
+    const calls = JSON.stringify({ scripts: { test: 'npm run test:watch', 'test:watch': 'true', dev: 'vite' } });
+    expect(checkGatePins(changeSet([fileChange('package.json', pkg('jest'), calls)])).map((f) => f.detail)).toEqual([
+      'package.json: scripts.test changed from "jest" to "npm run test:watch": the gates are pinned for the run',
+    ]);
     expect(
       checkGatePins(
         changeSet([
