@@ -46,7 +46,9 @@ export async function settleWork(
   const { git, options, emit } = ctx;
   const { n, startHead } = start;
   const working = await git.workingChanges();
-  const violations = await checkSafety(ctx.guard, guardBefore, working);
+  const notices: string[] = [];
+  const violations = await checkSafety(ctx.guard, guardBefore, working, notices);
+  for (const message of notices) emit({ type: 'warning', message });
   if (violations.length > 0) {
     const keptRefs = await keepEvidence(git, runId, n, violations);
     for (const v of violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });

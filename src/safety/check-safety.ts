@@ -19,6 +19,11 @@ export interface Guard {
   branch?: string;
   protectedPaths: readonly string[];
   allowPush: boolean;
+  /**
+   * The agent runs in the sandbox (no network but its model's, no other repository writable): a remote ref
+   * that moved during its run, other than the run's branch, was moved by someone else.
+   */
+  contained?: boolean;
   promptFile?: string;
   prdFile?: string;
 }
@@ -30,6 +35,8 @@ export interface GuardSnapshot {
   /** Every protected file on disk, hashed. */
   protectedFiles: Map<string, string>;
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Taken right before an agent process starts. */
 export async function guardSnapshot(guard: Guard): Promise<GuardSnapshot> {
@@ -117,6 +124,7 @@ export async function checkSafety(
   guard: Guard,
   before: GuardSnapshot,
   working?: readonly WorkingChange[],
+  notices: string[] = [],
 ): Promise<Finding[]> {
   const { git } = guard;
   const uncommitted = working ?? (await git.workingChanges());
@@ -144,6 +152,15 @@ export async function checkSafety(
   }
   if (before.remotes) {
     for (const ref of await pushedSince(git, before.remotes, await snapshotRemotes(git, guard.root))) {
+      const runBranch =
+        guard.branch !== undefined && new RegExp(`(/| refs/heads/)${escapeRegExp(guard.branch)}$`).test(ref);
+      if (guard.contained && !runBranch) {
+        notices.push(
+          `${ref} moved during the agent's run: the sandboxed agent cannot reach it, so someone else pushed ` +
+            '(not held against the agent)',
+        );
+        continue;
+      }
       violations.push({ rule: 'pushed', detail: `something was pushed to ${ref} although pushing is blocked` });
     }
   }

@@ -64,6 +64,7 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
     branch: opened.branch,
     protectedPaths: options.protectedPaths,
     allowPush: options.allowPush,
+    contained: Boolean(input.sandbox),
     promptFile: options.promptFile,
     prdFile: options.prdFile,
   };

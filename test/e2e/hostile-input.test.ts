@@ -1,9 +1,11 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo, prdText } from '../helpers/calc-repo.js';
 import { git } from '../helpers/gitdir.js';
+import { sandboxIt } from '../helpers/needs-sandbox.js';
 import { readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 
 /**
@@ -201,4 +203,42 @@ describe('the secret scan sees every byte an agent adds', () => {
     // star-loop commits nothing: HEAD is the start, or the agent's own commit.
     expect(await git(repo, 'log', '--format=%s', `${head}..HEAD`)).not.toContain('star-loop:');
   });
+});
+
+describe('no false alarms from the world outside the run', () => {
+  sandboxIt(
+    'someone else pushes main to the shared origin during the agent’s run: a warning, not a safety stop',
+    async () => {
+      const { repo, aux } = await calcRepo({ 'prd.json': PRD });
+      const origin = join(aux, 'origin.git');
+      await execa('git', ['init', '-q', '--bare', origin]);
+      await git(repo, 'remote', 'add', 'origin', origin);
+      await git(repo, 'push', '-q', origin, 'HEAD:refs/heads/main');
+      const colleague = join(aux, 'colleague');
+      await execa('git', ['clone', '-q', '-b', 'main', origin, colleague]);
+      // The agent works (in the sandbox) while a colleague pushes to main.
+      const runner = run(repo, 'touch started.flag; sleep 4; echo done > notes.txt', ['--max-iterations', '2']);
+      for (let i = 0; i < 200 && !existsSync(join(repo, 'started.flag')); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      await execa('git', [
+        '-C',
+        colleague,
+        '-c',
+        'user.name=c',
+        '-c',
+        'user.email=c@e',
+        'commit',
+        '-q',
+        '--allow-empty',
+        '-m',
+        'theirs',
+      ]);
+      await execa('git', ['-C', colleague, 'push', '-q', 'origin', 'HEAD:main']);
+      const result = await runner;
+      expect(result.exitCode, result.stdout.slice(-1500)).not.toBe(5);
+      expect(result.stdout).toContain(
+        "origin refs/heads/main moved during the agent's run: the sandboxed agent cannot reach it",
+      );
+    },
+  );
 });
