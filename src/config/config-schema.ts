@@ -50,6 +50,7 @@ export const configSchema = z.strictObject({
   /** Mutants of the claimed lines per claim (0: none), and their time budget in multiples of the test gates' time. */
   mutants: z.number().int().min(0).optional(),
   mutantTime: z.number().positive().optional(),
+  keepRuns: z.number().int().min(1).optional(),
   verifierModel: z.string().optional(),
   onFinish: z.string().optional(),
   branch: z.string().optional(),

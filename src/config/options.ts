@@ -65,6 +65,8 @@ export interface RunOptions {
   /** Mutants of the claimed lines per claim (0: none), in at most `mutantTime` × the test gates' time. */
   mutants: number;
   mutantTime: number;
+  /** Iteration folders kept under .star/runs/ (older ones pruned, the report's evidence kept). */
+  keepRuns: number;
   verifierModel?: string;
   /** Safety: refusals that only a flag lifts, and the branch the loop runs on. */
   allowDirty: boolean;

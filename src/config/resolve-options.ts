@@ -277,6 +277,7 @@ export async function resolveRunOptions(input: {
     requireTestsGate: flags.requireTestsGate ?? config.requireTestsGate ?? false,
     mutants: flags.mutants !== undefined ? mutantCount(flags.mutants) : (config.mutants ?? 6),
     mutantTime: config.mutantTime ?? 2,
+    keepRuns: config.keepRuns ?? 200,
     allowDirty: flags.allowDirty ?? false,
     allowDefaultBranch: flags.allowDefaultBranch ?? false,
     allowPush: flags.allowPush ?? false,

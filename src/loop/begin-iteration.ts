@@ -6,6 +6,7 @@ import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { readJournalTail } from '../state/journal.js';
+import { pruneRuns } from '../state/prune-runs.js';
 import type { RunState } from '../state/state-schema.js';
 import { takeHints } from '../state/take-hints.js';
 import type { LoopContext } from './loop-context.js';
@@ -63,6 +64,11 @@ export async function beginIteration(
   const index = state.iterationsThisRun + 1;
   state.lastIteration = n;
   const runDir = paths.iterationDir(n);
+  // Bounded disk: old iteration folders go, the report's evidence (safety stops, accepted claims) stays.
+  const evidence = new Set(
+    state.records.filter((r) => r.safety.length > 0 || r.verdict === 'accepted').map((r) => r.n),
+  );
+  await pruneRuns(paths.runs, options.keepRuns - 1, evidence);
   await mkdir(runDir, { recursive: true });
   const startedAt = new Date();
 

@@ -1,7 +1,7 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calcRepo } from '../helpers/calc-repo.js';
+import { calcRepo, prdText, testFor } from '../helpers/calc-repo.js';
 import { readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 
 describe('bounded resources over long runs and loud agents', () => {
@@ -76,4 +76,39 @@ describe('bounded resources over long runs and loud agents', () => {
     expect(peak - baseline).toBeLessThan(40 * 1024 * 1024);
     await rm(loudRepo, { recursive: true, force: true });
   }, 180_000);
+});
+
+describe('bounded .star/runs', () => {
+  it('keepRuns: old iteration folders are pruned, the newest and the report’s evidence (accepted claims) stay', async () => {
+    const prd = prdText([
+      { id: 'US-001', title: 'Subtract' },
+      { id: 'US-002', title: 'Negate', priority: 2 },
+    ]);
+    const { repo, aux } = await calcRepo({
+      'prd.json': prd,
+      'star.config.json': `${JSON.stringify({ keepRuns: 3 })}\n`,
+    });
+    const agent = await scriptedAgent(aux, {
+      steps: [
+        {
+          write: {
+            'src/subtract.js': 'export const subtract = (a, b) => a - b;\n',
+            'test/subtract.test.js': testFor('subtract', 'subtract(5, 3)', '2'),
+          },
+          claim: { complete: true, story: 'US-001' },
+        },
+      ],
+      repeat: { append: { 'a.txt': 'x\n' } },
+    });
+    const args = ['run', '--prd', 'prd.json', '--max-iterations', '8', '--on-stall', 'continue'];
+    await runCli(repo, [...args, '--agent', 'command', '--agent-cmd', agent.cmd]);
+    const state = await readJson<{ lastIteration: number }>(join(repo, '.star/state.json'));
+    const last = String(state.lastIteration).padStart(4, '0');
+    const left = (await readdir(join(repo, '.star/runs'))).sort();
+    expect(state.lastIteration).toBeGreaterThan(4);
+    // The accepted claim's folder (its tests.json is pass-to-pass's reference), and the newest three.
+    expect(left[0]).toBe('0001');
+    expect(left.slice(1)).toHaveLength(3);
+    expect(left.at(-1)).toBe(last);
+  });
 });
