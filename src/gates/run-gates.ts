@@ -28,6 +28,8 @@ export interface GateRunOptions {
   onResult?: (result: GateResult) => void;
   heartbeat?: (gate: Gate, elapsedMs: number) => void;
   heartbeatMs?: number;
+  /** Told each gate's process group as it starts. */
+  onSpawn?: (pgid: number) => Promise<void>;
   /** After each gate: the files it changed, put back (src/gates/gate-bench.ts). */
   settle?: (gate: string) => Promise<GateResult['modified']>;
   /** Collect every gate's test evidence: its folder, and where the gates' processes see `root`. */
@@ -77,6 +79,7 @@ export async function runGatesOn(
       onResult,
       heartbeat: input.heartbeat,
       heartbeatMs: input.heartbeatMs,
+      onSpawn: input.onSpawn,
     });
     const results = runs.map((r) => r.result);
     const tests = runs.map((r) => r.tests);
@@ -141,6 +144,7 @@ export async function runGates(gates: readonly Gate[], options: GateRunOptions):
       signal: options.signal,
       tailBytes: 4096,
       redactor: options.redactor,
+      onSpawn: options.onSpawn,
     }).finally(() => clearInterval(timer));
     // Its log could not be written (the disk full): no verdict can be trusted; the run stops, named.
     if (run.logError) throw run.logError;

@@ -8,6 +8,13 @@ import { processRuns } from '../state/lock.js';
 import type { IterationRecord, RunState } from '../state/state-schema.js';
 import type { LoopContext } from './loop-context.js';
 
+/** TERM, up to 5 s, then KILL: a process group a dead runner left. */
+async function endGroup(pgid: number): Promise<void> {
+  killGroup(pgid, 'SIGTERM');
+  for (let i = 0; i < 50 && processRuns(pgid); i++) await new Promise((r) => setTimeout(r, 100));
+  killGroup(pgid, 'SIGKILL');
+}
+
 /** What recovery found: what it did, and the boundaries the dead run's agent crossed (nothing committed then). */
 export interface Recovered {
   notes: string[];
@@ -39,13 +46,17 @@ async function snapshotBefore(ctx: LoopContext, state: RunState, iteration: numb
  */
 export async function recoverInterrupted(ctx: LoopContext, state: RunState): Promise<Recovered> {
   const { git } = ctx;
-  const current = state.current;
-  if (!current) return { notes: [], violations: [] };
   const notes: string[] = [];
+  // A gate the dead runner started (at the baseline too, before any iteration): ended first.
+  if (state.gatePgid && processRuns(state.gatePgid)) {
+    await endGroup(state.gatePgid);
+    notes.push(`ended a gate left running by a runner that died (process group ${state.gatePgid})`);
+  }
+  state.gatePgid = undefined;
+  const current = state.current;
+  if (!current) return { notes, violations: [] };
   if (current.pgid && processRuns(current.pgid)) {
-    killGroup(current.pgid, 'SIGTERM');
-    for (let i = 0; i < 50 && processRuns(current.pgid); i++) await new Promise((r) => setTimeout(r, 100));
-    killGroup(current.pgid, 'SIGKILL');
+    await endGroup(current.pgid);
     notes.push(
       `ended the agent of interrupted iteration ${current.iteration} (process group ${current.pgid}), left ` +
         `running by a runner that died`,

@@ -12,6 +12,7 @@ import type { EvidenceStore } from '../safety/evidence-store.js';
 import { parseEndpoints } from '../sandbox/endpoint.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { RunState } from '../state/state-schema.js';
+import { writeState } from '../state/state-store.js';
 import type { OpenedRun } from './open-run.js';
 
 export interface LoopContextInput {
@@ -100,6 +101,11 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
         signal: input.stop,
         redactor,
         cache: input.gateCache,
+        // A runner killed with -9 during a gate leaves it running: `resume` ends it by this id.
+        onSpawn: async (pgid) => {
+          state.gatePgid = pgid;
+          await writeState(paths.state, state);
+        },
         heartbeat: (gate, elapsedMs) =>
           emit({ type: 'gate.running', gate: gate.name, command: gate.command, elapsedMs }),
       },

@@ -209,6 +209,8 @@ export const runStateSchema = z.object({
       waitingUntil: z.string().optional(),
     })
     .optional(),
+  /** The process group of the gate running last (recorded as it starts): a runner killed with -9 leaves it. */
+  gatePgid: z.number().optional(),
   /** The `run` arguments, so `star-loop resume` can continue the run without them. */
   argv: z.array(z.string()).optional(),
   /** The limits of the invocation that last ran it (for `star-loop status`). */

@@ -411,3 +411,40 @@ describe('breakers', () => {
     expect(report).toMatchObject({ stopReason: 'repeated-error', iterations: 3 });
   });
 });
+
+describe('a runner killed during a gate', () => {
+  it('kill -9 during the baseline with --sandbox off: resume ends the gate it left running', async () => {
+    const { repo, aux } = await calcRepo();
+    const pidFile = join(aux, 'gate.pid');
+    const fast = join(aux, 'fast');
+    const gate = `test -f ${fast} && exit 0; echo $$ > ${pidFile}; exec sleep 120`;
+    await writeFile(join(repo, 'star.config.json'), JSON.stringify({ gates: [{ name: 'slow', command: gate }] }));
+    await git(repo, 'add', '-A');
+    await git(repo, 'commit', '-qm', 'a slow gate');
+    const args = [
+      'run',
+      'a task',
+      '--sandbox',
+      'off',
+      '--max-iterations',
+      '2',
+      '--agent',
+      'command',
+      '--agent-cmd',
+      'true',
+    ];
+    const runner = execa(process.execPath, [BIN, ...withAgentDirs(args)], { cwd: repo, reject: false });
+    await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
+    await waitFor(async () =>
+      /"gatePgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')),
+    );
+    const gatePid = Number(await readFile(pidFile, 'utf8'));
+    runner.kill('SIGKILL');
+    await runner;
+    expect(processRuns(gatePid)).toBe(true); // the orphan star-loop must deal with
+    await writeFile(fast, '');
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.stdout).toContain('ended a gate left running by a runner that died');
+    expect(processRuns(gatePid)).toBe(false);
+  }, 60_000);
+});
