@@ -99,7 +99,8 @@ export async function discoverGates(
     const gates = configured.map((g) => ({
       name: g.name,
       command: g.command,
-      kind: kindOf(`${g.name} ${g.command}`),
+      // By its name first (`lint`, `unit-tests`), else by its command.
+      kind: kindOf(g.name) !== 'other' ? kindOf(g.name) : kindOf(g.command),
       source: 'star.config.json',
     }));
     return { gates, dropped: [] };

@@ -43,8 +43,8 @@ export function gateOrder(a: Gate, b: Gate): number {
 
 /** Guesses a gate's kind from a target or script name, or from its command. */
 export function kindOf(raw: string): GateKind {
-  // The shell's `test -f x` (and `[ -f x ]`) checks a file, not a test suite.
-  const text = raw.replace(/\btest\s+-[a-zA-Z]\b/g, '');
+  // The shell's `test -f x` as a command of its own checks a file, not a test suite (`go test -v` is one).
+  const text = raw.replace(/(^|[;&|(!]\s*|\bif\s+)test\s+-[a-zA-Z]\b/g, '$1');
   if (/type-?check|tsc\b|mypy|pyright|\bvet\b/i.test(text)) return 'typecheck';
   if (/lint|clippy|ruff|eslint|biome|fmt|format|check-style|golangci/i.test(text)) return 'lint';
   if (/\btest|pytest|jest|vitest|mocha|\bava\b|\btap\b|nextest|unittest|\btox\b|\bnox\b|spec\b/i.test(text))
