@@ -29,7 +29,7 @@ import type { StopReason } from '../state/stop-reasons.js';
 import { exitCodeFor } from '../state/stop-reasons.js';
 import { openSandbox } from './open-sandbox.js';
 import { runOnFinish } from './run-on-finish.js';
-import { onStopSignals } from './stop-signals.js';
+import type { StopSignals } from './stop-signals.js';
 
 type Emit = (event: FleetEvent) => void;
 
@@ -138,7 +138,12 @@ async function finishFleet(
  * One `star-loop fleet` after recon: refusals, the lock (before anything changes, the branch included), the
  * integration branch, the fleet state, the baseline, the queue, workers and merges, then the report.
  */
-export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawArgs: string[]): Promise<ExitCode> {
+export async function runFleetSession(
+  recon: FleetRecon,
+  flags: FleetFlags,
+  rawArgs: string[],
+  signals: StopSignals,
+): Promise<ExitCode> {
   const { options, paths, git } = recon;
   refuseToStart({
     head: recon.gitState.head,
@@ -156,9 +161,9 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
     await writeState(paths.fleet, state);
     const redactor = createRedactor(process.env);
     const emit = fleetEmitter(join(paths.fleetDir, 'log.jsonl'), options.json, redactor);
-    const controller = new AbortController();
-    const gentle = new AbortController();
-    const removeSignals = onStopSignals(controller, gentle, () =>
+    const controller = signals.now;
+    const gentle = signals.gentle;
+    signals.onFirstInterrupt(() =>
       emit({
         type: 'warning',
         message:
@@ -238,8 +243,6 @@ export async function runFleetSession(recon: FleetRecon, flags: FleetFlags, rawA
       state.stopReason = end.reason;
       state.stopDetail = end.detail;
       if (options.debug) emit({ type: 'warning', message: (error as Error).stack ?? '' });
-    } finally {
-      removeSignals();
     }
     return (await finishFleet(recon, state, end, emit)) as ExitCode;
   } finally {

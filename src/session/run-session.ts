@@ -29,7 +29,7 @@ import { buildLoopContext } from './build-loop-context.js';
 import { finishRun } from './finish-run.js';
 import { openRun } from './open-run.js';
 import { openSandbox } from './open-sandbox.js';
-import { onStopSignals } from './stop-signals.js';
+import type { StopSignals } from './stop-signals.js';
 
 /** Agents and gates start from star-loop's environment, with git's push blocked unless --allow-push. */
 async function agentEnvironment(allowPush: boolean, git: Git, paths: StarPaths): Promise<NodeJS.ProcessEnv> {
@@ -92,7 +92,7 @@ async function stopOnRecovery(ctx: LoopContext, state: RunState, violations: rea
  * One `star-loop run` after recon: refusals, lock and workspace, the run state (a paused or interrupted run
  * continued), the loop with its subscribers and stop signals, then the report and --on-finish.
  */
-export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitCode> {
+export async function runSession(recon: Recon, rawArgs: string[], signals: StopSignals): Promise<ExitCode> {
   const { plan } = recon;
   refuseToStart({
     head: plan.git.head,
@@ -120,9 +120,7 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
       [logger.log, terminal.onEvent],
       redactor.longest > 0 ? redactor.redact : undefined,
     );
-    const controller = new AbortController();
-    const gentle = new AbortController();
-    const removeSignals = onStopSignals(controller, gentle, () =>
+    signals.onFirstInterrupt(() =>
       emit({
         type: 'warning',
         message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
@@ -146,8 +144,8 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
       env,
       emit,
       redactor,
-      stop: controller.signal,
-      gentle,
+      stop: signals.now.signal,
+      gentle: signals.gentle,
       templates: await loadTemplates(),
       gitDir,
       evidence,
@@ -174,8 +172,7 @@ export async function runSession(recon: Recon, rawArgs: string[]): Promise<ExitC
     if (recovered.violations.length > 0) {
       for (const v of recovered.violations) emit({ type: 'warning', message: `SAFETY: ${v.detail}` });
       await stopOnRecovery(ctx, state, recovered.violations);
-      removeSignals();
-    } else await loopUntilStop(ctx, state).finally(removeSignals);
+    } else await loopUntilStop(ctx, state);
     const exitCode = await finishRun(ctx, state);
     logger.close();
     terminal.close();

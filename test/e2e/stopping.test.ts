@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -188,9 +188,13 @@ describe('how a run stops', () => {
       },
     );
     const gatesLog = join(repo, '.star/runs/0001/gates.log');
-    for (let i = 0; i < 100 && !(await readFile(gatesLog, 'utf8').catch(() => '')).includes('===== gate slow'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    // On a loaded machine recon and the baseline can take many seconds: wait for the gate, however long.
+    let started = false;
+    for (let i = 0; i < 450 && !started; i++) {
+      started = (await readFile(gatesLog, 'utf8').catch(() => '')).includes('===== gate slow');
+      if (!started) await new Promise((r) => setTimeout(r, 100));
     }
+    expect(started).toBe(true);
     child.kill('SIGTERM');
     expect((await child).exitCode).toBe(6);
     const state = await readJson<{
@@ -205,6 +209,44 @@ describe('how a run stops', () => {
     expect(state.accepted).toEqual([]);
     expect(state.pendingFindings).toEqual([]);
     expect(JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')).userStories[0].passes).toBe(false);
+  });
+
+  it('a stop during recon ends with exit 6 before anything is opened, not by the signal', async () => {
+    const { repo, aux } = await calcRepo({
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+    });
+    // Recon asks python whether the discovered pytest is importable: a python that says it started, then takes its time.
+    const bin = join(aux, 'slow-python');
+    await mkdir(bin, { recursive: true });
+    const marker = join(aux, 'recon-started');
+    const real = (await execa('sh', ['-c', 'command -v python3'])).stdout;
+    await writeFile(join(bin, 'python3'), `#!/bin/sh\ntouch '${marker}'\nsleep 2\nexec '${real}' "$@"\n`, {
+      mode: 0o755,
+    });
+    const agent = await scriptedAgent(aux, { repeat: { write: { 'a.txt': 'a' }, commit: 'a' } });
+    const child = execa(
+      process.execPath,
+      [BIN, ...withAgentDirs(['run', 'x', '--agent', 'command', '--agent-cmd', agent.cmd])],
+      { cwd: repo, reject: false, env: { PATH: `${bin}:${process.env.PATH}` } },
+    );
+    let started = false;
+    for (let i = 0; i < 450 && !started; i++) {
+      started = await stat(marker).then(
+        () => true,
+        () => false,
+      );
+      if (!started) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(started).toBe(true);
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.signal).toBeUndefined();
+    expect(result.exitCode).toBe(6);
+    expect(result.stdout).toContain('stopped before the run started: nothing was changed');
+    // Nothing opened: no run state, no lock, no branch switch, no agent run.
+    await expect(stat(join(repo, '.star/state.json'))).rejects.toThrow();
+    await expect(stat(join(repo, '.star/lock'))).rejects.toThrow();
+    await expect(stat(join(repo, 'a.txt'))).rejects.toThrow();
   });
 
   it('with no gates, a claim is accepted on its own and the report says it needs review', async () => {
