@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV } from './git-guard.js';
@@ -541,8 +541,13 @@ export class Git {
     try {
       const env = { GIT_INDEX_FILE: scratch };
       const head = await this.head();
-      if (existsSync(index)) await copyFile(index, scratch);
-      else if (head) await this.raw(['read-tree', head], env);
+      if (existsSync(index)) {
+        // The copy keeps the index's mtime: git trusts an entry's stat data only when the file is older than
+        // the index, so a newer copy would hide a same-size edit made in the second the index was written.
+        await copyFile(index, scratch);
+        const { atime, mtime } = await stat(index);
+        await utimes(scratch, atime, mtime);
+      } else if (head) await this.raw(['read-tree', head], env);
       const flagged = parseFlaggedEntries(await this.raw(['ls-files', '-v', '-t', '-z'], env));
       // One flag per call: update-index applies only the last such option it is given.
       for (const [flag, paths] of [
