@@ -82,8 +82,17 @@ async function secrets(
       });
   };
   if (from && head && from !== head) {
-    for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head)))
+    const textual = new Set<string>();
+    for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head))) {
+      if (file.path) textual.add(file.path);
       for (const l of file.added) scan(file.path, l.line, l.text);
+    }
+    // A committed file the diff shows no lines of (binary: "Binary files differ"): its whole content, streamed.
+    const uncommitted = new Set(working.map((w) => w.path));
+    for (const f of await git.changedFiles(from, head)) {
+      if (f.status.startsWith('D') || textual.has(f.path) || uncommitted.has(f.path)) continue;
+      await scanFile(join(root, f.path), (line, n) => scan(f.path, n, line));
+    }
   }
   for (const change of working) {
     if (change.code.includes('D')) continue;

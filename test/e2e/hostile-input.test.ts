@@ -193,6 +193,10 @@ describe('the secret scan sees every byte an agent adds', () => {
       `echo x > a.txt; git add a.txt; git -c user.name=a -c user.email=a@b commit -qm 'deploy with ${key}'`,
     ],
     ['in a file name', `echo x > 'backup-${key}.txt'`],
+    [
+      'in a binary file the agent committed itself',
+      `printf 'PK\\0\\0 ${key} \\0' > bundle.zip; git add bundle.zip; git -c user.name=a -c user.email=a@b commit -qm bundle`,
+    ],
   ])('a key %s: a safety stop, exit 5, nothing committed by star-loop', async (_, cmd) => {
     const { repo } = await calcRepo({ 'prd.json': PRD });
     const head = await git(repo, 'rev-parse', 'HEAD');
