@@ -51,6 +51,7 @@ export const configSchema = z.strictObject({
   mutants: z.number().int().min(0).optional(),
   mutantTime: z.number().positive().optional(),
   keepRuns: z.number().int().min(1).optional(),
+  keepRunsMb: z.number().positive().optional(),
   verifierModel: z.string().optional(),
   onFinish: z.string().optional(),
   branch: z.string().optional(),

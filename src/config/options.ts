@@ -67,6 +67,8 @@ export interface RunOptions {
   mutantTime: number;
   /** Iteration folders kept under .star/runs/ (older ones pruned, the report's evidence kept). */
   keepRuns: number;
+  /** `.star/runs/` is pruned, oldest first, past this many MB (the report's evidence stays). */
+  keepRunsMb: number;
   verifierModel?: string;
   /** Safety: refusals that only a flag lifts, and the branch the loop runs on. */
   allowDirty: boolean;

@@ -278,6 +278,7 @@ export async function resolveRunOptions(input: {
     mutants: flags.mutants !== undefined ? mutantCount(flags.mutants) : (config.mutants ?? 6),
     mutantTime: config.mutantTime ?? 2,
     keepRuns: config.keepRuns ?? 200,
+    keepRunsMb: config.keepRunsMb ?? 1024,
     allowDirty: flags.allowDirty ?? false,
     allowDefaultBranch: flags.allowDefaultBranch ?? false,
     allowPush: flags.allowPush ?? false,

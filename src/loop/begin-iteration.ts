@@ -6,7 +6,6 @@ import { passesMap, readPrdNow } from '../prd/read-prd-passes.js';
 import { passedIds, selectNextStory } from '../prd/select-next-story.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { readJournalTail } from '../state/journal.js';
-import { pruneRuns } from '../state/prune-runs.js';
 import type { RunState } from '../state/state-schema.js';
 import { takeHints } from '../state/take-hints.js';
 import type { LoopContext } from './loop-context.js';
@@ -68,7 +67,7 @@ export async function beginIteration(
   const evidence = new Set(
     state.records.filter((r) => r.safety.length > 0 || r.verdict === 'accepted').map((r) => r.n),
   );
-  await pruneRuns(paths.runs, options.keepRuns - 1, evidence);
+  await ctx.runs.prune(evidence);
   await mkdir(runDir, { recursive: true });
   const startedAt = new Date();
 

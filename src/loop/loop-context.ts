@@ -8,6 +8,7 @@ import type { Plan } from '../recon/plan.js';
 import type { Guard } from '../safety/check-safety.js';
 import type { EvidenceStore } from '../safety/evidence-store.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import type { RunPruner } from '../state/prune-runs.js';
 import type { StarPaths } from '../state/star-paths.js';
 import type { VerifyContext } from '../verify/verify-context.js';
 import type { Emit } from './events.js';
@@ -45,6 +46,8 @@ export interface LoopContext {
   redactor: { redact: (text: string) => string; longest: number };
   /** In a fleet's worker: the fleet's go-ahead before each iteration (its budgets are shared). */
   permit?: (story?: string) => Promise<FleetDenial | undefined>;
+  /** Keeps `.star/runs/` within `keepRuns` folders and `keepRunsMb`. */
+  runs: RunPruner;
   /** PRD mode: prd.json's path relative to the repository root, as the prompt names it. */
   prdRelative?: string;
 }

@@ -11,6 +11,7 @@ import type { Guard } from '../safety/check-safety.js';
 import type { EvidenceStore } from '../safety/evidence-store.js';
 import { parseEndpoints } from '../sandbox/endpoint.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { RunPruner } from '../state/prune-runs.js';
 import type { RunState } from '../state/state-schema.js';
 import { writeState } from '../state/state-store.js';
 import type { OpenedRun } from './open-run.js';
@@ -81,6 +82,7 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
     fallback: recon.fallback,
     templates: input.templates,
     agents,
+    runs: new RunPruner(paths.runs, options.keepRuns, options.keepRunsMb * 1024 * 1024),
     verify: {
       git,
       root: options.root,

@@ -111,4 +111,25 @@ describe('bounded .star/runs', () => {
     expect(left.slice(1)).toHaveLength(3);
     expect(left.at(-1)).toBe(last);
   });
+  it('keepRunsMb: past the size bound the oldest folders go, whatever keepRuns allows', async () => {
+    const { repo, aux } = await calcRepo({ 'star.config.json': `${JSON.stringify({ keepRunsMb: 3 })}\n` });
+    // Each iteration's agent.log holds ~1.2 MB: three fit under 3 MB with the new one to come, not more.
+    const agent = await scriptedAgent(aux, { repeat: { printBytes: 1_200_000, append: { 'a.txt': 'x\n' } } });
+    const args = ['run', 'x', '--max-iterations', '7', '--on-stall', 'continue'];
+    await runCli(repo, [...args, '--agent', 'command', '--agent-cmd', agent.cmd]);
+    const state = await readJson<{ lastIteration: number }>(join(repo, '.star/state.json'));
+    expect(state.lastIteration).toBeGreaterThan(4);
+    const left = (await readdir(join(repo, '.star/runs'))).sort();
+    let bytes = 0;
+    for (const folder of left) {
+      for (const file of await readdir(join(repo, '.star/runs', folder))) {
+        bytes += (await stat(join(repo, '.star/runs', folder, file))).size;
+      }
+    }
+    // Pruned before each iteration: the folders kept then (≤ 3 MB) and the newest one.
+    expect(left.length).toBeLessThan(5);
+    expect(left.at(-1)).toBe(String(state.lastIteration).padStart(4, '0'));
+    expect(bytes).toBeLessThan(3 * 1024 * 1024 + 1_500_000);
+    expect(bytes).toBeGreaterThan(2_000_000);
+  });
 });
