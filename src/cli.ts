@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { buildProgram } from './commands/command-table.js';
 import { ExitCode, StarError } from './errors.js';
+import { diskProblem } from './util/disk-error.js';
 
 function printError(error: unknown, debug: boolean): ExitCode {
   if (error instanceof StarError) {
@@ -8,6 +9,12 @@ function printError(error: unknown, debug: boolean): ExitCode {
     if (error.hint) process.stderr.write(`  fix: ${error.hint}\n`);
     process.stderr.write(`  (exit ${error.exitCode})\n`);
     return error.exitCode;
+  }
+  // A machine that cannot take a write (disk full, read-only, permissions) is not a bug: say what and the fix.
+  const disk = diskProblem(error);
+  if (disk) {
+    process.stderr.write(`star-loop: ${disk.what}\n  fix: ${disk.fix}\n  (exit ${ExitCode.Internal})\n`);
+    return ExitCode.Internal;
   }
   process.stderr.write(`star-loop: internal error: ${(error as Error)?.message ?? String(error)}\n`);
   process.stderr.write(

@@ -49,7 +49,16 @@ export async function acquireLock(file: string, warn: (message: string) => void)
       await handle.writeFile(`${JSON.stringify(mine)}\n`);
       await handle.close();
       return async () => {
-        if ((await readLock(file))?.pid === process.pid) await rm(file, { force: true });
+        // Never a crash at the end of a run: a lock that cannot be removed (a .star made unwritable) is said,
+        // and the next run takes it over once this process is gone.
+        try {
+          if ((await readLock(file))?.pid === process.pid) await rm(file, { force: true });
+        } catch (error) {
+          process.stderr.write(
+            `star-loop: the lock ${file} could not be removed (${(error as Error).message}); ` +
+              'the next run takes it over, as its process is gone\n',
+          );
+        }
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

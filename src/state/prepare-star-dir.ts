@@ -1,4 +1,5 @@
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 
@@ -18,6 +19,8 @@ export async function prepareStarDir(starDir: string, sub?: string): Promise<voi
     );
   }
   try {
+    // A read-only .star makes a recursive mkdir fail with ENOENT: ask first, for the real reason.
+    if (found) await access(starDir, constants.W_OK);
     await mkdir(sub ? join(starDir, sub) : starDir, { recursive: true });
     await writeFile(join(starDir, '.gitignore'), '# star-loop state: never committed\n*\n');
   } catch (error) {

@@ -447,4 +447,41 @@ describe('a runner killed during a gate', () => {
     expect(resumed.stdout).toContain('ended a gate left running by a runner that died');
     expect(processRuns(gatePid)).toBe(false);
   }, 60_000);
+  it("kill -9 during a claim's gates: resume ends the gate, and the claim made again is verified and accepted", async () => {
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add notes' }]) });
+    const pidFile = join(aux, 'gate.pid');
+    const fast = join(aux, 'fast');
+    // Quick at the baseline (no notes yet) and once `fast` exists; slow on the first claim.
+    const gate = `test -f notes.txt || exit 0; test -f ${fast} && exit 0; echo $$ > ${pidFile}; exec sleep 120`;
+    await writeFile(join(repo, 'star.config.json'), JSON.stringify({ gates: [{ name: 'slow', command: gate }] }));
+    await git(repo, 'add', '-A');
+    await git(repo, 'commit', '-qm', 'a slow gate');
+    const agent = await scriptedAgent(aux, {
+      repeat: { append: { 'notes.txt': 'done\n' }, commit: 'notes', claim: { complete: true, story: 'US-001' } },
+    });
+    const args = ['run', '--prd', 'prd.json', '--sandbox', 'off', '--agent', 'command', '--agent-cmd', agent.cmd];
+    const runner = execa(process.execPath, [BIN, ...withAgentDirs(args)], { cwd: repo, reject: false });
+    await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
+    await waitFor(async () =>
+      /"gatePgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')),
+    );
+    const gatePid = Number(await readFile(pidFile, 'utf8'));
+    runner.kill('SIGKILL');
+    await runner;
+    expect(processRuns(gatePid)).toBe(true);
+    await writeFile(fast, '');
+    const resumed = await runCli(repo, ['resume']);
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stdout).toContain('ended a gate left running by a runner that died');
+    expect(processRuns(gatePid)).toBe(false);
+    const report = await readJson<{ table: Array<{ iteration: number; verdict: string }>; stopReason: string }>(
+      join(repo, '.star/report.json'),
+    );
+    expect(report.stopReason).toBe('complete');
+    expect(report.table.map((r) => [r.iteration, r.verdict])).toEqual([
+      [1, 'no-claim'],
+      [2, 'accepted'],
+    ]);
+    expect(JSON.parse(await readFile(join(repo, 'prd.json'), 'utf8')).userStories[0].passes).toBe(true);
+  }, 90_000);
 });
