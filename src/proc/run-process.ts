@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
 import { CappedLog } from './capped-log.js';
+import { endTagged, PROCESS_TAG_ENV } from './end-tagged.js';
 import { LineSplitter } from './line-splitter.js';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -141,8 +142,9 @@ class GroupEnder {
     this.killTimer.unref();
   }
 
+  /** Stops the clocks; a KILL already scheduled still comes, for a group member that ignored the TERM. */
   dispose(): void {
-    for (const timer of [this.timer, this.idleTimer, this.killTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.timer, this.idleTimer]) if (timer) clearTimeout(timer);
     this.spec.signal?.removeEventListener('abort', this.onAbort);
   }
 }
@@ -181,18 +183,24 @@ const DRAIN_MS = 2000;
  * escaped the process group (setsid, without the sandbox) and holds stdout open must not hold the iteration
  * past its timeout. Reading stops; what it writes after that goes nowhere.
  */
-async function drain(streams: Promise<unknown>, child: { stdout: Readable | null; stderr: Readable | null }) {
+async function drain(
+  streams: Promise<unknown>,
+  child: { stdout: Readable | null; stderr: Readable | null },
+): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), DRAIN_MS);
   });
   const done = await Promise.race([streams.then(() => true), late]);
   clearTimeout(timer);
-  if (done) return;
+  if (done) return true;
   child.stdout?.destroy();
   child.stderr?.destroy();
   await streams;
+  return false;
 }
+
+let spawned = 0;
 
 /**
  * Runs one child process in its own process group with its output streamed to a log file. On timeout
@@ -211,10 +219,12 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const tail = new TailBuffer(spec.tailBytes ?? 8 * 1024);
   const log = new CappedLog(file, `${spec.logFile}.tail-${process.pid}`, spec.maxLogBytes);
   const splitter = new LineSplitter(spec.onStdoutLine ?? (() => {}));
+  const tag = `${process.pid}-${++spawned}-${Math.random().toString(36).slice(2, 10)}`;
   const child = execa(spec.command, spec.args, {
     cwd: spec.cwd,
     // PWD inherited from star-loop would name another folder: some agents (opencode) trust it over the cwd.
-    env: { ...spec.env, PWD: spec.cwd },
+    // The tag finds what it leaves outside its process group when it has to be ended (end-tagged.ts).
+    env: { ...spec.env, PWD: spec.cwd, [PROCESS_TAG_ENV]: tag },
     extendEnv: false,
     detached: true,
     reject: false,
@@ -255,7 +265,9 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       ender.end();
     });
   const result = await child;
-  await drain(streams, child);
+  const drained = await drain(streams, child);
+  // Ended by star-loop, or something it started still holds its output: end what left the process group.
+  if (ender.timedOut || ender.aborted || !drained) await endTagged(tag);
   splitter.end();
   ender.dispose();
   if (!file.destroyed) {

@@ -576,6 +576,30 @@ describe('red team: no agent process outlives its iteration', () => {
     expect(survivors()).toEqual([]);
   });
 
+  it('--iteration-timeout ends what the agent detached (setsid) — with --sandbox off too', async () => {
+    const { repo, aux } = await calcRepo();
+    await writeFile(
+      join(aux, 'hang.sh'),
+      `setsid sh -c 'exec sleep ${MARK}' </dev/null >/dev/null 2>&1 &\nexec sleep ${MARK}\n`,
+    );
+    const result = await runCli(repo, [
+      'run',
+      'x',
+      '--sandbox',
+      'off',
+      '--agent-cmd',
+      `sh ${join(aux, 'hang.sh')}`,
+      '--iteration-timeout',
+      '1s',
+      '--max-iterations',
+      '2',
+    ]);
+    expect(result.exitCode).toBe(3);
+    const report = await readJson<{ table: Array<{ agentError?: string }> }>(join(repo, '.star/report.json'));
+    expect(report.table[0]?.agentError).toBe('timed out');
+    expect(survivors()).toEqual([]);
+  });
+
   sandboxIt('kill -9 of star-loop ends every process in the sandbox — in the sandbox', async () => {
     const { repo, aux } = await calcRepo();
     const started = join(aux, 'started');
