@@ -101,30 +101,36 @@ export class Git {
     return result.stdout;
   }
 
-  private guardCache?: { stamp: string; args: string[] };
-  private configFile?: string;
+  private guardCache?: { stamp: string; args: Promise<string[]> };
+  private configFile?: Promise<string | undefined>;
 
   /**
    * The driver commands git may run here (src/git/git-guard.ts): the trusted ones, the others switched off.
    * Read again whenever the repository's config file changes (only an agent outside a sandbox can change it,
-   * and only while it runs). Reading config runs nothing.
+   * and only while it runs). Reading config runs nothing. Promises are kept, so the git commands that start
+   * together (recon starts several) share one reading instead of one each.
    */
   private async driverGuard(): Promise<string[]> {
     const env = { ...process.env, ...GUARDED_ENV };
-    if (!this.configFile) {
-      const args = ['rev-parse', '--path-format=absolute', '--git-common-dir'];
-      const dir = await runCapture('git', args, { cwd: this.root, env });
-      if (dir.exitCode !== 0) return [];
-      this.configFile = join(dir.stdout.trim(), 'config');
+    this.configFile ??= runCapture('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+      cwd: this.root,
+      env,
+    }).then((dir) => (dir.exitCode === 0 ? join(dir.stdout.trim(), 'config') : undefined));
+    const configFile = await this.configFile.catch(() => undefined);
+    if (!configFile) {
+      this.configFile = undefined; // not a repository yet (before `git init`): asked again next time
+      return [];
     }
-    const st = await stat(this.configFile).catch(() => undefined);
+    const st = await stat(configFile).catch(() => undefined);
     const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'absent';
-    if (this.guardCache?.stamp === stamp) return this.guardCache.args;
-    const trusted = await trustedDrivers(this.root, this.configFile);
-    const list = await runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: this.root, env });
-    const args = driverGuard(trusted, driverCommands(list.exitCode === 0 ? list.stdout : ''));
-    this.guardCache = { stamp, args };
-    return args;
+    if (this.guardCache?.stamp !== stamp) {
+      const args = Promise.all([
+        trustedDrivers(this.root, configFile),
+        runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: this.root, env }),
+      ]).then(([trusted, list]) => driverGuard(trusted, driverCommands(list.exitCode === 0 ? list.stdout : '')));
+      this.guardCache = { stamp, args };
+    }
+    return this.guardCache.args;
   }
 
   private async tryRaw(args: string[]): Promise<string | undefined> {
