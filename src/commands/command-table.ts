@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { type ExitCode, exitCodeHelp } from '../errors.js';
+import { packageFile } from '../util/package-root.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const { version } = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as {
   version: string;
 };
 

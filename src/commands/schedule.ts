@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { ExitCode, InputError } from '../errors.js';
 import { repositoryRoot } from '../recon/refusals.js';
 import { cronLine, launchdPlist, type Schedule } from '../report/render-schedule.js';
 import { printLine } from '../report/terminal-output.js';
+import { packageFile } from '../util/package-root.js';
 
-const BIN = fileURLToPath(new URL('../../bin/star-loop.js', import.meta.url));
+const BIN = packageFile('bin/star-loop.js');
 
 /**
  * `star-loop schedule --cron "0 1 * * *" [--launchd] [--fleet] -- <run arguments>`: prints what to install.

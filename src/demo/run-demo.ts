@@ -5,13 +5,13 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Git } from '../git/git.js';
 import { runAttached } from '../proc/run-attached.js';
 import { printLine } from '../report/terminal-output.js';
+import { packageFile } from '../util/package-root.js';
 import { demoFiles } from './demo-repository.js';
 
-const BIN = fileURLToPath(new URL('../../bin/star-loop.js', import.meta.url));
+const BIN = packageFile('bin/star-loop.js');
 
 async function main(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'star-loop-demo-'));

@@ -1,17 +1,14 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { findExecutable } from '../proc/find-executable.js';
 import { runCapture } from '../proc/run-capture.js';
+import { packageFile } from '../util/package-root.js';
 
 const supported = new Map<string, boolean>();
 
 /** star-loop's reporter for node's test runner, compiled (dist/evidence/node-test-reporter.js). */
 function reporterFile(): string | undefined {
-  for (const candidate of ['./node-test-reporter.js', '../../dist/evidence/node-test-reporter.js']) {
-    const file = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(file)) return file;
-  }
-  return undefined;
+  const file = packageFile('dist/evidence/node-test-reporter.js');
+  return existsSync(file) ? file : undefined;
 }
 
 /**

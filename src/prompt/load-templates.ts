@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../util/package-root.js';
 import type { Templates } from './render-template.js';
 
 /** The `prompts/` folder shipped with the package (beside `dist/`). */
-export const PROMPTS_DIR = fileURLToPath(new URL('../../prompts/', import.meta.url));
+export const PROMPTS_DIR = packageFile('prompts/');
 
 /** Loads every template once per run: `implement-prd.md` becomes the template named `implement-prd`. */
 export async function loadTemplates(dir = PROMPTS_DIR): Promise<Templates> {

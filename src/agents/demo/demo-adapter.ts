@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../util/package-root.js';
 import { type AgentAdapter, agentEnv } from '../agent-adapter.js';
 import { createTailTextParser } from '../tail-text-parser.js';
 
-const DEMO_AGENT = fileURLToPath(new URL('../../demo/demo-agent.js', import.meta.url));
+const DEMO_AGENT = packageFile('dist/demo/demo-agent.js');
 
 /**
  * The built-in demo agent: a scripted stand-in for a language model that only knows the demo
