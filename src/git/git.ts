@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV } from './git-guard.js';
 import { BatchLookup, RefWriter } from './long-running.js';
@@ -14,6 +14,7 @@ import {
   parseStatusZ,
   type WorkingChange,
 } from './parse-git-output.js';
+import { readRefs } from './read-refs.js';
 
 const FALLBACK_IDENTITY = { name: 'star-loop', email: 'star-loop@localhost' };
 
@@ -77,7 +78,9 @@ export class Git {
 
   /** Fetches `refspec` from the repository at `source` into this one (star-loop's evidence store). */
   async fetchRefs(source: string, refspec: string): Promise<void> {
-    await this.raw(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', source, refspec]);
+    // No automatic maintenance after each fetch: two more processes an iteration, for a store that only grows.
+    const quiet = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
+    await this.raw([...quiet, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', source, refspec]);
   }
 
   /** Creates a branch at HEAD and switches to it; never moves an existing branch. */
@@ -486,8 +489,11 @@ export class Git {
     return parseRemotes((await this.tryRaw(['remote', '-v'])) ?? '');
   }
 
-  /** `ref → commit` for every ref under `prefix` (e.g. `refs/remotes/`). */
+  /** `ref → commit` for every ref under `prefix` (e.g. `refs/remotes/`): read from git's files, no process. */
   async refs(prefix: string): Promise<Map<string, string>> {
+    const configFile = await this.configFile?.catch(() => undefined);
+    const fromFiles = configFile ? await readRefs(dirname(configFile), prefix) : undefined;
+    if (fromFiles) return fromFiles;
     return parseRefLines((await this.tryRaw(['for-each-ref', '--format=%(refname) %(objectname)', prefix])) ?? '', ' ');
   }
 

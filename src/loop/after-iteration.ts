@@ -66,8 +66,11 @@ async function recordInState(ctx: LoopContext, state: RunState, record: Iteratio
  * store outside the repository: whatever a later agent does to the repository's refs, this stays.
  */
 async function keepOutside(ctx: LoopContext, runId: string, record: IterationRecord): Promise<void> {
-  if (record.endHead) await ctx.git.keepRef(`refs/star-loop/${runId}/${record.n}-end`, record.endHead);
-  const problem = await ctx.evidence.keep(runId);
+  const ref = `refs/star-loop/${runId}/${record.n}-end`;
+  if (record.endHead) await ctx.git.keepRef(ref, record.endHead);
+  // A safety stop wrote refs of its own (the agent's HEAD, its uncommitted work): copy everything then.
+  const onlyEnd = record.endHead && record.safety.length === 0 ? [{ ref, commit: record.endHead }] : [];
+  const problem = await ctx.evidence.keep(runId, onlyEnd);
   if (problem) ctx.emit({ type: 'warning', message: problem });
 }
 

@@ -117,9 +117,10 @@ export async function beginIteration(
   // copied into the evidence store before the agent starts (star-loop's own commits since the last copy too).
   const keptRefs: string[] = [];
   if (startHead) {
-    keptRefs.push(`refs/star-loop/${state.runId}/${n}`);
-    await git.keepRef(`refs/star-loop/${state.runId}/${n}`, startHead);
-    const problem = await ctx.evidence.keep(state.runId);
+    const ref = `refs/star-loop/${state.runId}/${n}`;
+    keptRefs.push(ref);
+    await git.keepRef(ref, startHead);
+    const problem = await ctx.evidence.keep(state.runId, [{ ref, commit: startHead }]);
     if (problem) ctx.emit({ type: 'warning', message: problem });
   }
   state.current = { iteration: n, story: story?.id, startedAt: startedAt.toISOString() };

@@ -67,6 +67,9 @@ export async function recoverInterrupted(ctx: LoopContext, state: RunState): Pro
   const violations = await checkSafety(ctx.guard, await snapshotBefore(ctx, state, current.iteration));
   if (violations.length > 0) {
     const keptRefs = await keepEvidence(git, state.runId, current.iteration, violations);
+    // Outside the repository too, as after any iteration: the report's recovery commands must hold.
+    const problem = await ctx.evidence.keep(state.runId);
+    if (problem) notes.push(problem);
     state.iterationsThisRun += 1;
     state.records.push({
       ...interruptedRecord(state, current, startHead, await git.head()),

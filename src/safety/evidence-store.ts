@@ -40,11 +40,23 @@ export class EvidenceStore {
     return this.ready;
   }
 
-  /** Copies the run's refs (and the objects they reach) into the store; a failure is returned, not thrown. */
-  async keep(runId: string): Promise<string | undefined> {
+  /** Commits whose objects (and all they reach) this process has copied into the store. */
+  private readonly stored = new Set<string>();
+
+  /**
+   * Copies the run's refs (and the objects they reach) into the store; a failure is returned, not thrown.
+   * `kept`: the refs just written and their commits. When the store already holds those commits (an
+   * iteration starts where the last one ended), only the refs are written there: one process, not a fetch.
+   */
+  async keep(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }> = []): Promise<string | undefined> {
     try {
       const store = await this.store();
+      if (kept.length > 0 && kept.every((k) => this.stored.has(k.commit))) {
+        for (const k of kept) await store.keepRef(k.ref, k.commit);
+        return undefined;
+      }
       await store.fetchRefs(this.commonDir, `+refs/star-loop/${runId}/*:refs/star-loop/${runId}/*`);
+      for (const k of kept) this.stored.add(k.commit);
       return undefined;
     } catch (error) {
       return `could not copy star-loop's refs into the evidence store ${this.dir}: ${(error as Error).message}`;

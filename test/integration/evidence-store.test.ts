@@ -46,4 +46,28 @@ describe('the evidence store, outside the repository', () => {
       { ref: 'refs/star-loop/run2/9', found: 'lost' },
     ]);
   });
+  it('a commit already in the store gets its new ref there directly; a new commit is fetched with the run refs', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const repo = new Git(dir);
+    const commonDir = await repo.gitCommonDir();
+    const state = await mkdtemp(join(tmpdir(), 'star-loop-state-'));
+    const store = new EvidenceStore(repo, commonDir, evidenceDir(commonDir, { XDG_STATE_HOME: state }));
+    const start = (await repo.head()) as string;
+    await repo.keepRef('refs/star-loop/run3/1', start);
+    expect(await store.keep('run3', [{ ref: 'refs/star-loop/run3/1', commit: start }])).toBeUndefined();
+    // The next iteration starts where this one ended: only the ref is written in the store.
+    await repo.keepRef('refs/star-loop/run3/1-end', start);
+    await repo.keepRef('refs/star-loop/run3/2', start);
+    expect(await store.keep('run3', [{ ref: 'refs/star-loop/run3/2', commit: start }])).toBeUndefined();
+    const inStore = (ref: string) =>
+      execa('git', ['rev-parse', '--verify', '--quiet', ref], { cwd: store.dir, reject: false }).then((r) => r.stdout);
+    expect(await inStore('refs/star-loop/run3/2')).toBe(start);
+    // A new commit: fetched, with every run ref written since (the -end ref above too).
+    await writeFile(join(dir, 'a.txt'), 'b\n');
+    const next = (await repo.commitAll('next')) as string;
+    await repo.keepRef('refs/star-loop/run3/2-end', next);
+    expect(await store.keep('run3', [{ ref: 'refs/star-loop/run3/2-end', commit: next }])).toBeUndefined();
+    expect(await inStore('refs/star-loop/run3/2-end')).toBe(next);
+    expect(await inStore('refs/star-loop/run3/1-end')).toBe(start);
+  });
 });
