@@ -547,8 +547,15 @@ export class Git {
    * not a claim — claims are verified by re-running the gates. Returns the new commit, or undefined when
    * there was nothing to commit.
    */
+  /** The index file's path: it never changes for a repository (or a worktree), so it is asked once. */
+  private indexPath?: Promise<string>;
+
   async commitAll(message: string): Promise<string | undefined> {
-    const index = (await this.raw(['rev-parse', '--path-format=absolute', '--git-path', 'index'])).trim();
+    this.indexPath ??= this.raw(['rev-parse', '--path-format=absolute', '--git-path', 'index']).then((p) => p.trim());
+    const index = await this.indexPath.catch((error: unknown) => {
+      this.indexPath = undefined;
+      throw error;
+    });
     const scratch = `${index}.star-loop-${process.pid}`;
     try {
       const env = { GIT_INDEX_FILE: scratch };
