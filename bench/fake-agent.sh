@@ -6,6 +6,8 @@
 # BENCH_SLEEP=S: as the implementer it first sleeps S seconds (a slow agent, for the fleet benchmark).
 # BENCH_FEATURE=1: its work is a feature with its test (src/<story>.js, test/<story>.test.js), for the cost of
 # verification by execution (fail-to-pass and mutants).
+# BENCH_START_FILE=F: it first writes the time it started (epoch ms) to F (time to the first agent spawn).
+if [ -n "$BENCH_START_FILE" ] && [ ! -s "$BENCH_START_FILE" ]; then date +%s%3N > "$BENCH_START_FILE"; fi
 cat > /dev/null
 if [ -n "$BENCH_SLEEP" ] && [ "$STAR_ROLE" != verifier ]; then sleep "$BENCH_SLEEP"; fi
 # A story's work goes to a file of its own, so stories run side by side (the fleet) do not conflict.

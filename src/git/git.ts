@@ -40,6 +40,14 @@ function trustedDrivers(root: string, configFile: string): Promise<Map<string, s
  * The only owner of git in star-loop. Every git command the runner issues goes through this class, so the
  * rule "star-loop never reverts, resets, stashes or cleans" can be read off one file: none of those verbs
  * appear here.
+ *
+ * Hand-made, not simple-git: every command carries the driver guard (`-c` pairs that switch off the
+ * fsmonitor, hooks, filters and drivers an agent could plant, src/git/git-guard.ts) and a scrubbed
+ * environment, and the hot path is not a process per call at all — object lookups through one long-running
+ * `cat-file --batch-check`, star-loop's refs through one `update-ref --stdin` (long-running.ts), remote-tracking
+ * refs read from git's files (read-refs.ts). simple-git's completion detection added 50 ms to each command
+ * that prints nothing; it can be configured away, but moving the cold paths (worktrees, merges, init) onto it
+ * has not been done: it would need the guard on every call it makes, checked by the red-team tests first.
  */
 export class Git {
   constructor(readonly root: string) {
