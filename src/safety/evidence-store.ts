@@ -28,6 +28,14 @@ export function evidenceDir(commonDir: string, env: NodeJS.ProcessEnv = process.
  */
 export class EvidenceStore {
   private ready?: Promise<Git>;
+  /**
+   * Copy in the background, off the iteration's path: set when agents run in the sandbox, where they cannot
+   * write `.git` (so cannot delete the refs or prune before the copy is done). Without the sandbox each
+   * copy is finished before the next agent starts.
+   */
+  background = false;
+  private pending: Promise<void> = Promise.resolve();
+  private readonly problems: string[] = [];
 
   constructor(
     private readonly repo: Git,
@@ -49,6 +57,21 @@ export class EvidenceStore {
    * iteration starts where the last one ended), only the refs are written there: one process, not a fetch.
    */
   async keep(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }> = []): Promise<string | undefined> {
+    if (!this.background) return this.copy(runId, kept);
+    this.pending = this.pending.then(async () => {
+      const problem = await this.copy(runId, kept);
+      if (problem) this.problems.push(problem);
+    });
+    return undefined;
+  }
+
+  /** Waits for the copies under way; what went wrong in them (said once). */
+  async settle(): Promise<string[]> {
+    await this.pending;
+    return this.problems.splice(0);
+  }
+
+  private async copy(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }>): Promise<string | undefined> {
     try {
       const store = await this.store();
       if (kept.length > 0 && kept.every((k) => this.stored.has(k.commit))) {
@@ -65,6 +88,7 @@ export class EvidenceStore {
 
   /** Where each ref can still be found, checked now: a report never promises what it has not checked. */
   async locate(refs: readonly string[]): Promise<Recovery[]> {
+    await this.pending;
     const out: Recovery[] = [];
     for (const ref of refs) {
       const name = `recovered-${ref.split('/').pop()}`;

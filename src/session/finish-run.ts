@@ -14,6 +14,7 @@ export async function finishRun(ctx: LoopContext, state: RunState): Promise<numb
   const { options, paths, emit } = ctx;
   const remaining = await remainingWork(ctx, state).catch(() => ['(unknown: prd.json cannot be read)']);
   const kept = state.records.flatMap((r) => (r.safety.length > 0 ? r.keptRefs : []));
+  for (const message of await ctx.evidence.settle()) emit({ type: 'warning', message });
   const report = buildReport({
     state,
     plan: ctx.plan,

@@ -137,6 +137,7 @@ export async function runSession(recon: Recon, rawArgs: string[], signals: StopS
       gitDir,
       keepReadOnly: [evidence.dir],
     });
+    evidence.background = Boolean(sandbox);
     const ctx = buildLoopContext({
       recon,
       opened,

@@ -70,4 +70,33 @@ describe('the evidence store, outside the repository', () => {
     expect(await inStore('refs/star-loop/run3/2-end')).toBe(next);
     expect(await inStore('refs/star-loop/run3/1-end')).toBe(start);
   });
+  it('in the background (agents in the sandbox): keep() returns at once, settle() waits and says what failed', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const repo = new Git(dir);
+    const commonDir = await repo.gitCommonDir();
+    const state = await mkdtemp(join(tmpdir(), 'star-loop-state-'));
+    const store = new EvidenceStore(repo, commonDir, evidenceDir(commonDir, { XDG_STATE_HOME: state }));
+    store.background = true;
+    const head = (await repo.head()) as string;
+    await repo.keepRef('refs/star-loop/run4/1', head);
+    expect(await store.keep('run4', [{ ref: 'refs/star-loop/run4/1', commit: head }])).toBeUndefined();
+    await repo.keepRef('refs/star-loop/run4/1-end', head);
+    await store.keep('run4', [{ ref: 'refs/star-loop/run4/1-end', commit: head }]);
+    expect(await store.settle()).toEqual([]);
+    // Done: the repository's refs gone, the store answers.
+    await git(dir, 'update-ref', '-d', 'refs/star-loop/run4/1');
+    await git(dir, 'update-ref', '-d', 'refs/star-loop/run4/1-end');
+    const found = await store.locate(['refs/star-loop/run4/1', 'refs/star-loop/run4/1-end']);
+    expect(found.map((f) => f.found)).toEqual(['store', 'store']);
+
+    // A copy that fails in the background is said by settle(), once.
+    await writeFile(join(state, 'not-a-folder'), '');
+    const broken = new EvidenceStore(repo, commonDir, join(state, 'not-a-folder', 'store.git'));
+    broken.background = true;
+    expect(await broken.keep('run4', [{ ref: 'refs/star-loop/run4/2', commit: head }])).toBeUndefined();
+    const problems = await broken.settle();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('could not copy star-loop');
+    expect(await broken.settle()).toEqual([]);
+  });
 });
