@@ -10,7 +10,8 @@ import { gateRuns } from './gate-runs.mjs';
 import { processesPerIteration } from './count-processes.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', 'bin', 'star-loop.js');
+// STAR_LOOP_BENCH_BIN: another build's bin (an older commit's, for a before/after on one machine).
+const BIN = process.env.STAR_LOOP_BENCH_BIN ?? join(here, '..', 'bin', 'star-loop.js');
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 3 : 7;
 
@@ -278,4 +279,4 @@ const rows = [
 ];
 console.log(`| measure | result | target | |\n|---|---|---|---|\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}`);
 console.log(`\nmachine: ${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}; ${results.date}`);
-writeFileSync(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(process.env.STAR_LOOP_BENCH_OUT ?? join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
