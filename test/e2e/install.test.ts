@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,4 +64,17 @@ describe('install from a packed tarball', () => {
     });
     expect(npx.stdout.trim()).toBe(manifest.version);
   }, 180_000);
+  it('a checkout that was not built says so and how to build, instead of a module-not-found trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'star-loop-unbuilt-'));
+    await mkdir(join(dir, 'bin'));
+    await copyFile(join(ROOT, 'bin', 'star-loop.js'), join(dir, 'bin', 'star-loop.js'));
+    await copyFile(join(ROOT, 'package.json'), join(dir, 'package.json'));
+    const result = await execa(process.execPath, [join(dir, 'bin', 'star-loop.js'), 'run', '--dry-run'], {
+      reject: false,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('dist/ is missing: this is a source checkout that was not built');
+    expect(result.stderr).toContain('npm install && npm run build');
+    expect(result.stderr).not.toContain('ERR_MODULE_NOT_FOUND');
+  });
 });
