@@ -32,9 +32,6 @@ async function probe(): Promise<SandboxSupport> {
     };
   }
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-  const version = (
-    await runCapture(bwrap, ['--version'], { cwd: '/', env, timeoutMs: 5000 }).catch(() => undefined)
-  )?.stdout.trim();
   const trial = [
     '--die-with-parent',
     '--unshare-pid',
@@ -48,11 +45,16 @@ async function probe(): Promise<SandboxSupport> {
     '/proc',
     'true',
   ];
-  const run = await runCapture(bwrap, trial, { cwd: '/', env, timeoutMs: 10_000 }).catch((error: Error) => ({
-    exitCode: 127,
-    stdout: '',
-    stderr: error.message,
-  }));
+  // Side by side: the version is only said, the trial decides.
+  const [versionRun, run] = await Promise.all([
+    runCapture(bwrap, ['--version'], { cwd: '/', env, timeoutMs: 5000 }).catch(() => undefined),
+    runCapture(bwrap, trial, { cwd: '/', env, timeoutMs: 10_000 }).catch((error: Error) => ({
+      exitCode: 127,
+      stdout: '',
+      stderr: error.message,
+    })),
+  ]);
+  const version = versionRun?.stdout.trim();
   if (run.exitCode !== 0) {
     const why = run.stderr.trim().split('\n')[0] || `exit ${run.exitCode}`;
     return {
