@@ -6,6 +6,14 @@ import { git, gitdir } from '../helpers/gitdir.js';
 import { sandboxIt, sandboxSupport } from '../helpers/needs-sandbox.js';
 import { BIN } from '../helpers/run-cli.js';
 
+/** Shell lines that make a repository `r` in the current folder, with one story and a quick test gate. */
+const NEW_REPO = `git init -q -b main r && cd r
+git config user.email t@example.invalid && git config user.name t
+echo '{"name":"x","scripts":{"test":"node -e 0"}}' > package.json
+echo '{"branchName":"work","userStories":[{"id":"A","title":"t","passes":false}]}' > prd.json
+git add -A && git commit -qm init
+`;
+
 /**
  * A machine that cannot take a write: the repository on a 4 MB tmpfs (bubblewrap makes one, no root
  * needed), and an agent that fills it. star-loop stops named, releases its lock, leaves no half-written
@@ -13,12 +21,7 @@ import { BIN } from '../helpers/run-cli.js';
  */
 const SCRIPT = `set -e
 cd /mnt/small
-git init -q -b main r && cd r
-git config user.email t@example.invalid && git config user.name t
-echo '{"name":"x","scripts":{"test":"node -e 0"}}' > package.json
-echo '{"branchName":"work","userStories":[{"id":"A","title":"t","passes":false}]}' > prd.json
-git add -A && git commit -qm init
-set +e
+${NEW_REPO}set +e
 node "$BIN" run --prd prd.json --max-iterations 3 --sandbox off --agent command \\
   --agent-cmd 'head -c 50000000 /dev/zero > fill.bin 2>/dev/null; echo done'
 echo "exit=$?"
@@ -36,12 +39,7 @@ exit 0
 const UNWRITABLE = `set -e
 mkdir -p /mnt/w/home && export HOME=/mnt/w/home XDG_STATE_HOME=/mnt/w/state
 cd /mnt/w
-git init -q -b main r && cd r
-git config user.email t@example.invalid && git config user.name t
-echo '{"name":"x","scripts":{"test":"node -e 0"}}' > package.json
-echo '{"branchName":"work","userStories":[{"id":"A","title":"t","passes":false}]}' > prd.json
-git add -A && git commit -qm init
-set +e
+${NEW_REPO}set +e
 node "$BIN" run --prd prd.json --max-iterations 2 --on-stall continue --sandbox off --agent command \\
   --agent-cmd 'test -f /mnt/w/once || { touch /mnt/w/once; chmod 555 .star .star/runs; }; echo x >> a.txt'
 echo "exit=$?"

@@ -412,6 +412,20 @@ describe('breakers', () => {
   });
 });
 
+/**
+ * Starts star-loop with `args`, waits until its gate wrote its pid to `pidFile` and the state records the
+ * gate's process group, then kills the runner with -9. Returns the gate's pid (left running).
+ */
+async function killRunnerDuringGate(repo: string, args: string[], pidFile: string): Promise<number> {
+  const runner = execa(process.execPath, [BIN, ...withAgentDirs(args)], { cwd: repo, reject: false });
+  await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
+  await waitFor(async () => /"gatePgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')));
+  const gatePid = Number(await readFile(pidFile, 'utf8'));
+  runner.kill('SIGKILL');
+  await runner;
+  return gatePid;
+}
+
 describe('a runner killed during a gate', () => {
   it('kill -9 during the baseline with --sandbox off: resume ends the gate it left running', async () => {
     const { repo, aux } = await calcRepo();
@@ -433,14 +447,7 @@ describe('a runner killed during a gate', () => {
       '--agent-cmd',
       'true',
     ];
-    const runner = execa(process.execPath, [BIN, ...withAgentDirs(args)], { cwd: repo, reject: false });
-    await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
-    await waitFor(async () =>
-      /"gatePgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')),
-    );
-    const gatePid = Number(await readFile(pidFile, 'utf8'));
-    runner.kill('SIGKILL');
-    await runner;
+    const gatePid = await killRunnerDuringGate(repo, args, pidFile);
     expect(processRuns(gatePid)).toBe(true); // the orphan star-loop must deal with
     await writeFile(fast, '');
     const resumed = await runCli(repo, ['resume']);
@@ -460,14 +467,7 @@ describe('a runner killed during a gate', () => {
       repeat: { append: { 'notes.txt': 'done\n' }, commit: 'notes', claim: { complete: true, story: 'US-001' } },
     });
     const args = ['run', '--prd', 'prd.json', '--sandbox', 'off', '--agent', 'command', '--agent-cmd', agent.cmd];
-    const runner = execa(process.execPath, [BIN, ...withAgentDirs(args)], { cwd: repo, reject: false });
-    await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
-    await waitFor(async () =>
-      /"gatePgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')),
-    );
-    const gatePid = Number(await readFile(pidFile, 'utf8'));
-    runner.kill('SIGKILL');
-    await runner;
+    const gatePid = await killRunnerDuringGate(repo, args, pidFile);
     expect(processRuns(gatePid)).toBe(true);
     await writeFile(fast, '');
     const resumed = await runCli(repo, ['resume']);

@@ -18,21 +18,14 @@ const noCrash = (r: { exitCode: number; stdout: string; stderr: string }, what: 
   expect(`${r.stdout}${r.stderr}`, what).not.toMatch(/internal error|\n\s+at .+:\d+:\d+\)?\n/);
 };
 
+const DRY_RUN = ['run', '--prd', 'prd.json', '--dry-run', '--agent', 'command', '--agent-cmd', 'true'];
+
 describe('fuzzed files through the CLI and the loop', () => {
   it('prd.json: validate and run --dry-run say exit 0 or 2, never 1', async () => {
     for (const [i, text] of fuzzJson(JSON.parse(PRD), 18_101, CASES).entries()) {
       const { repo } = await calcRepo({ 'prd.json': text });
       noCrash(await runCli(repo, ['validate', 'prd.json']), `validate case ${i}`);
-      const dry = await runCli(repo, [
-        'run',
-        '--prd',
-        'prd.json',
-        '--dry-run',
-        '--agent',
-        'command',
-        '--agent-cmd',
-        'true',
-      ]);
+      const dry = await runCli(repo, DRY_RUN);
       noCrash(dry, `dry-run case ${i}`);
       expect([0, 2], `dry-run case ${i}`).toContain(dry.exitCode);
     }
@@ -42,16 +35,7 @@ describe('fuzzed files through the CLI and the loop', () => {
     const config = { gates: [{ name: 'test', command: 'npm test' }], maxIterations: 5, verify: 'claims' };
     for (const [i, text] of fuzzJson(config, 18_102, CASES).entries()) {
       const { repo } = await calcRepo({ 'prd.json': PRD, 'star.config.json': text });
-      const dry = await runCli(repo, [
-        'run',
-        '--prd',
-        'prd.json',
-        '--dry-run',
-        '--agent',
-        'command',
-        '--agent-cmd',
-        'true',
-      ]);
+      const dry = await runCli(repo, DRY_RUN);
       noCrash(dry, `config case ${i}`);
       expect([0, 2], `config case ${i}`).toContain(dry.exitCode);
     }

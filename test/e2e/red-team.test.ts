@@ -553,52 +553,26 @@ describe('red team: no agent process outlives its iteration', () => {
     killSurvivors();
   });
 
-  sandboxIt('--iteration-timeout ends the whole sandbox — in the sandbox', async () => {
+  /** An agent that detaches a child (setsid) and hangs, ended by --iteration-timeout: nothing survives it. */
+  async function timeoutEndsDetached(extra: string[]) {
     const { repo, aux } = await calcRepo();
     await scriptedAgent(aux, {}); // lets the agent read (and write) its folder in the sandbox
     await writeFile(
       join(aux, 'hang.sh'),
       `setsid sh -c 'exec sleep ${MARK}' </dev/null >/dev/null 2>&1 &\nexec sleep ${MARK}\n`,
     );
-    const result = await runCli(repo, [
-      'run',
-      'x',
-      '--agent-cmd',
-      `sh ${join(aux, 'hang.sh')}`,
-      '--iteration-timeout',
-      '1s',
-      '--max-iterations',
-      '2',
-    ]);
+    const hang = ['--agent-cmd', `sh ${join(aux, 'hang.sh')}`, '--iteration-timeout', '1s', '--max-iterations', '2'];
+    const result = await runCli(repo, ['run', 'x', ...extra, ...hang]);
     expect(result.exitCode).toBe(3);
     const report = await readJson<{ table: Array<{ agentError?: string }> }>(join(repo, '.star/report.json'));
     expect(report.table[0]?.agentError).toBe('timed out');
     expect(survivors()).toEqual([]);
-  });
+  }
 
-  it('--iteration-timeout ends what the agent detached (setsid) — with --sandbox off too', async () => {
-    const { repo, aux } = await calcRepo();
-    await writeFile(
-      join(aux, 'hang.sh'),
-      `setsid sh -c 'exec sleep ${MARK}' </dev/null >/dev/null 2>&1 &\nexec sleep ${MARK}\n`,
-    );
-    const result = await runCli(repo, [
-      'run',
-      'x',
-      '--sandbox',
-      'off',
-      '--agent-cmd',
-      `sh ${join(aux, 'hang.sh')}`,
-      '--iteration-timeout',
-      '1s',
-      '--max-iterations',
-      '2',
-    ]);
-    expect(result.exitCode).toBe(3);
-    const report = await readJson<{ table: Array<{ agentError?: string }> }>(join(repo, '.star/report.json'));
-    expect(report.table[0]?.agentError).toBe('timed out');
-    expect(survivors()).toEqual([]);
-  });
+  sandboxIt('--iteration-timeout ends the whole sandbox — in the sandbox', () => timeoutEndsDetached([]));
+
+  it('--iteration-timeout ends what the agent detached (setsid) — with --sandbox off too', () =>
+    timeoutEndsDetached(['--sandbox', 'off']));
 
   sandboxIt('kill -9 of star-loop ends every process in the sandbox — in the sandbox', async () => {
     const { repo, aux } = await calcRepo();
