@@ -1,32 +1,39 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseJson } from '../util/parse-json.js';
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
+const attempt = <T>(read: () => T): T | undefined => {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * `path → sha256` of every file under `dir` (one level of hooks, info, …), or of single files; a symlink by
  * its target and what it points at (a hook symlinked to a file the agent controls is a changed hook).
+ * Read synchronously: a few dozen small files, before and after every agent run, where a round trip
+ * through libuv's thread pool per file cost more than the reading (15–20 ms an iteration, measured).
  */
-async function hashFiles(paths: string[]): Promise<Map<string, string>> {
+function hashFiles(paths: string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const path of paths) {
-    const link = await readlink(path).catch(() => undefined);
-    const content = await readFile(path).catch(() => undefined);
+    const link = attempt(() => readlinkSync(path));
+    const content = attempt(() => readFileSync(path));
     out.set(path, link === undefined && content === undefined ? 'absent' : sha(`${link ?? ''}\0${sha(content ?? '')}`));
   }
   return out;
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true }))
-      .filter((e) => e.isFile() || e.isSymbolicLink())
-      .map((e) => join(dir, e.name));
-  } catch {
-    return [];
-  }
+function listFiles(dir: string): string[] {
+  return (attempt(() => readdirSync(dir, { withFileTypes: true })) ?? [])
+    .filter((e) => e.isFile() || e.isSymbolicLink())
+    .map((e) => join(dir, e.name));
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -80,25 +87,25 @@ export async function takeFingerprints(input: {
 }): Promise<Fingerprints> {
   const files = [
     join(input.gitDir, 'config'),
-    ...(await listFiles(join(input.gitDir, 'hooks'))),
+    ...listFiles(join(input.gitDir, 'hooks')),
     // info/exclude, attributes, sparse-checkout, grafts… — not info/refs, which git's own gc rewrites
     // (repack → update-server-info) whenever an agent's commit triggers an automatic gc.
-    ...(await listFiles(join(input.gitDir, 'info'))).filter(
+    ...listFiles(join(input.gitDir, 'info')).filter(
       (f) => !GIT_MAINTAINED.has(f.slice(join(input.gitDir, 'info').length + 1)),
     ),
     join(input.starDir, 'state.json'),
     join(input.starDir, 'journal.md'),
     join(input.starDir, '.gitignore'),
-    ...(await listFiles(join(input.starDir, 'hooks'))),
+    ...listFiles(join(input.starDir, 'hooks')),
     ...(input.promptFile ? [input.promptFile] : []),
   ];
   const prdText = input.prdFile ? await readFile(input.prdFile, 'utf8').catch(() => undefined) : undefined;
-  return { files: await hashFiles(files), prd: prdText === undefined ? undefined : prdFields(prdText) };
+  return { files: hashFiles(files), prd: prdText === undefined ? undefined : prdFields(prdText) };
 }
 
 /** Re-reads one pinned file after star-loop itself wrote it (its state, saved while an agent starts). */
 export async function refreshFingerprint(fp: Fingerprints, path: string): Promise<void> {
-  fp.files.set(path, (await hashFiles([path])).get(path) ?? 'absent');
+  fp.files.set(path, hashFiles([path]).get(path) ?? 'absent');
 }
 
 /** What changed between two sets of fingerprints, as paths relative to the repository and prd.json fields. */
