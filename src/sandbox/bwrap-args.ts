@@ -7,6 +7,12 @@ export const PROXY_PORT = 3128;
 const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
 
 /**
+ * Waits without a process: the first `SPIN` checks run back to back in the shell (what is waited for is
+ * usually there within a few milliseconds, less than starting a `sleep`), then one `sleep` between checks.
+ */
+const SPIN = 200;
+
+/**
  * The end of every sandbox's launcher: once the command is done, kill every other process in the sandbox's
  * PID namespace (setsid, SIGTERM-ignoring, background: all) and wait, at most 5 s, until only bubblewrap's
  * init and the launcher are left. bubblewrap itself returns as soon as the command exits, while the kernel
@@ -16,14 +22,14 @@ const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
 const REAP = [
   '"$@"; s=$?',
   'kill -9 -1 2>/dev/null',
-  'i=0; while [ "$i" -lt 500 ]; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done',
-  '  [ "$n" -le 2 ] && break; i=$((i+1)); sleep 0.01; done',
+  'i=0; while [ "$i" -lt 700 ]; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done',
+  `  [ "$n" -le 2 ] && break; i=$((i+1)); [ "$i" -gt ${SPIN} ] && sleep 0.01; done`,
   'exit "$s"',
 ];
 
 /**
  * The script that runs first inside a sandbox: with a filtered network, socat on loopback for the proxy and
- * each forwarded port and a wait (reading /proc/net/tcp, at most 2 s) until they listen; then the command,
+ * each forwarded port and a wait (reading /proc/net/tcp, at most about 2 s) until they listen; then the command,
  * and the end of everything it started.
  */
 export function launcher(network: SandboxSpec['network']): string {
@@ -37,9 +43,13 @@ function networkSetup(network: Extract<SandboxSpec['network'], { mode: 'filtered
   lines.push(listen(network.proxyPort, 'proxy.sock'));
   for (const port of network.forwardedPorts) lines.push(listen(port, `port-${port}.sock`));
   const ports = [network.proxyPort, ...network.forwardedPorts].map(hex).join(' ');
+  // Listening: a line of /proc/net/tcp whose local address ends in the port and whose state is 0A, read
+  // by the shell itself (no grep per check).
   lines.push(
-    `for p in ${ports}; do i=0; until grep -q ":$p 00000000:0000 0A" /proc/net/tcp 2>/dev/null; do`,
-    '  i=$((i+1)); [ "$i" -gt 400 ] && break; sleep 0.005; done; done',
+    'listening() { while read -r _ l _ st _; do case "$l:$st" in *:"$1":0A) return 0;; esac; done </proc/net/tcp',
+    '  return 1; }',
+    `for p in ${ports}; do i=0; until listening "$p"; do`,
+    `  i=$((i+1)); [ "$i" -gt ${SPIN + 400} ] && break; [ "$i" -gt ${SPIN} ] && sleep 0.005; done; done`,
   );
   return lines;
 }
