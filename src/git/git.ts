@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { type BigIntStats, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
@@ -54,6 +54,7 @@ export class Git {
     const guarded = { cwd: root, env: { ...process.env, ...GUARDED_ENV }, prefix: ALWAYS_OFF };
     this.batch = new BatchLookup(guarded);
     this.refWriter = new RefWriter(guarded);
+    this.headWriter = new RefWriter(guarded, HEAD_REASON);
   }
 
   /** The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. */
@@ -154,6 +155,8 @@ export class Git {
 
   private readonly batch: BatchLookup;
   private readonly refWriter: RefWriter;
+  /** HEAD moved to star-loop's commit of the agent's work, through a long-running process too. */
+  private readonly headWriter: RefWriter;
 
   /** An object name, through the long-running lookup once keepAlive() was called, else `rev-parse`. */
   private async lookup(name: string): Promise<string | undefined> {
@@ -175,6 +178,7 @@ export class Git {
   close(): void {
     this.batch.close();
     this.refWriter.close();
+    this.headWriter.close();
   }
 
   /** HEAD's commit, or undefined in a repository with no commits yet. */
@@ -568,20 +572,24 @@ export class Git {
     try {
       const env = { GIT_INDEX_FILE: scratch };
       const head = await this.head();
-      if (existsSync(index)) {
+      const found = await stat(index, { bigint: true }).catch(() => undefined);
+      if (found) {
         // The copy keeps the index's mtime: git trusts an entry's stat data only when the file is older than
         // the index, so a newer copy would hide a same-size edit made in the second the index was written.
         await copyFile(index, scratch);
-        const { atime, mtime } = await stat(index);
-        await utimes(scratch, atime, mtime);
+        await utimes(scratch, found.atime, found.mtime);
       } else if (head) await this.raw(['read-tree', head], env);
-      const flagged = parseFlaggedEntries(await this.raw(['ls-files', '-v', '-t', '-z'], env));
-      // One flag per call: update-index applies only the last such option it is given.
-      for (const [flag, paths] of [
-        ['--no-skip-worktree', flagged.skipWorktree],
-        ['--no-assume-unchanged', flagged.assumeUnchanged],
-      ] as const) {
-        if (paths.length > 0) await this.raw(['update-index', flag, '-z', '--stdin'], env, paths.join('\0'));
+      // The index star-loop wrote last, untouched since (its inode and change time say so: no one can set a
+      // ctime back), holds no flags: they were cleared in it. Any other index is asked.
+      if (!found || fileStamp(found) !== this.ownIndex) {
+        const flagged = parseFlaggedEntries(await this.raw(['ls-files', '-v', '-t', '-z'], env));
+        // One flag per call: update-index applies only the last such option it is given.
+        for (const [flag, paths] of [
+          ['--no-skip-worktree', flagged.skipWorktree],
+          ['--no-assume-unchanged', flagged.assumeUnchanged],
+        ] as const) {
+          if (paths.length > 0) await this.raw(['update-index', flag, '-z', '--stdin'], env, paths.join('\0'));
+        }
       }
       await this.raw(['add', '--all'], env);
       const tree = (await this.raw(['write-tree'], env)).trim();
@@ -590,12 +598,27 @@ export class Git {
         const identity = await this.identityArgs();
         const parents = head ? ['-p', head] : [];
         commit = (await this.raw([...identity, 'commit-tree', tree, ...parents, '-m', message])).trim();
-        await this.raw(['update-ref', '-m', `star-loop: ${message.split('\n')[0]}`, 'HEAD', commit, head ?? '']);
+        // Only while HEAD is still where the work was found (the old value is checked in both ways).
+        const moved = this.persistent && head !== undefined && (await this.headWriter.update('HEAD', commit, head));
+        if (!moved)
+          await this.raw(['update-ref', '-m', `star-loop: ${message.split('\n')[0]}`, 'HEAD', commit, head ?? '']);
       }
       await rename(scratch, index);
+      this.ownIndex = fileStamp(await stat(index, { bigint: true }));
       return commit;
     } finally {
       await rm(scratch, { force: true });
     }
   }
+
+  /** The index as star-loop left it after its last commit (see commitAll). */
+  private ownIndex?: string;
 }
+
+/** A file's identity and every time git or anyone can change about it. */
+function fileStamp(s: BigIntStats): string {
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+/** The reflog's reason when star-loop moves HEAD to its commit of the agent's work. */
+const HEAD_REASON = "star-loop: committed the agent's work";

@@ -38,18 +38,24 @@ export class BatchLookup {
 
 /**
  * Refs written through one `git update-ref --stdin` kept running, one transaction each: no process per
- * iteration. `update` answers false when that failed (the caller writes the ref with a process of its own).
+ * iteration. `message`: the reflog's reason for every update it makes (refs that keep a reflog: HEAD and
+ * branches). `update` answers false when that failed (the caller writes the ref with a process of its own);
+ * with `old`, git writes only while the ref still points at it.
  */
 export class RefWriter {
   private server?: LineServer;
 
-  constructor(private readonly git: GuardedGit) {}
+  constructor(
+    private readonly git: GuardedGit,
+    private readonly message?: string,
+  ) {}
 
-  async update(ref: string, commit: string): Promise<boolean> {
+  async update(ref: string, commit: string, old?: string): Promise<boolean> {
     try {
-      this.server ??= startLineServer('git', [...this.git.prefix, 'update-ref', '--stdin'], this.git);
+      const reason = this.message === undefined ? [] : ['-m', this.message];
+      this.server ??= startLineServer('git', [...this.git.prefix, 'update-ref', ...reason, '--stdin'], this.git);
       if ((await this.server.ask('start')) !== 'start: ok') throw new Error('update-ref: no transaction');
-      this.server.send(`update ${ref} ${commit}`);
+      this.server.send(`update ${ref} ${commit}${old === undefined ? '' : ` ${old}`}`);
       if ((await this.server.ask('commit')) === 'commit: ok') return true;
     } catch {
       // below

@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Git } from '../../src/git/git.js';
@@ -115,6 +115,37 @@ describe('Git (the only owner of git), on real repositories', () => {
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
     expect(await new Git(dir).commitAll('save')).toBeDefined();
     expect(await git(dir, 'show', 'HEAD:a.txt')).toBe('b');
+  });
+
+  it('commitAll, kept alive: HEAD moves through the long-running writer; an index flag set since its last commit hides nothing', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const repo = new Git(dir);
+    repo.keepAlive();
+    onTestFinished(() => repo.close());
+    await writeFile(join(dir, 'c.txt'), 'c\n');
+    const first = await repo.commitAll('star-loop: one');
+    expect(first).toBe(await git(dir, 'rev-parse', 'HEAD'));
+    expect(await git(dir, 'reflog', '-1', '--format=%gs')).toBe("star-loop: committed the agent's work");
+    expect(await git(dir, 'status', '--porcelain')).toBe('');
+    // The agent hides two edits behind index flags, then puts the index's times back as they were.
+    const index = join(dir, '.git/index');
+    const before = await stat(index);
+    await git(dir, 'update-index', '--assume-unchanged', 'a.txt');
+    await git(dir, 'update-index', '--skip-worktree', 'b.txt');
+    await writeFile(join(dir, 'a.txt'), 'A\n');
+    await writeFile(join(dir, 'b.txt'), 'B\n');
+    await utimes(index, before.atime, before.mtime);
+    expect(await git(dir, 'status', '--porcelain')).toBe('');
+    const second = await repo.commitAll('star-loop: two');
+    expect(second).toBe(await git(dir, 'rev-parse', 'HEAD'));
+    expect(await git(dir, 'rev-parse', 'HEAD~1')).toBe(first);
+    expect(await git(dir, 'show', 'HEAD:a.txt')).toBe('A');
+    expect(await git(dir, 'show', 'HEAD:b.txt')).toBe('B');
+    // Its own index, untouched: nothing to ask, and a plain edit is committed as before.
+    await writeFile(join(dir, 'c.txt'), 'C\n');
+    expect(await repo.commitAll('star-loop: three')).toBe(await git(dir, 'rev-parse', 'HEAD'));
+    expect(await git(dir, 'show', 'HEAD:c.txt')).toBe('C');
+    expect(await git(dir, 'ls-files', '-v')).toBe('H a.txt\nH b.txt\nH c.txt');
   });
 
   it('reports no HEAD in a repository without commits, and the files changed between commits', async () => {
