@@ -22,18 +22,21 @@ export function evidenceDir(commonDir: string, env: NodeJS.ProcessEnv = process.
 
 /**
  * Every iteration's start and end commit (and the evidence of a safety stop) kept outside the repository:
- * star-loop's refs are fetched into a bare repository of its own after each iteration, so deleting them,
- * expiring the reflog and pruning inside the repository cannot lose accepted work. Inside a sandbox the agent
- * cannot reach the store at all.
+ * star-loop's refs are fetched into a bare repository of its own (after each iteration, or once per sandboxed
+ * run: see `deferred`), so deleting them, expiring the reflog and pruning inside the repository cannot lose
+ * accepted work. Inside a sandbox the agent cannot reach the store at all.
  */
 export class EvidenceStore {
   private ready?: Promise<Git>;
   /**
-   * Copy in the background, off the iteration's path: set when agents run in the sandbox, where they cannot
-   * write `.git` (so cannot delete the refs or prune before the copy is done). Without the sandbox each
-   * copy is finished before the next agent starts.
+   * Copy once, when the run settles (its report), not after every iteration: set when agents run in the
+   * sandbox, where they cannot write `.git` (so cannot delete the refs or prune before the copy is made; a
+   * runner killed before then leaves the refs in the repository, and the next run's recovery copies them).
+   * Without the sandbox each copy is made before the next agent starts.
    */
-  background = false;
+  deferred = false;
+  /** The runs whose refs wait for the deferred copy. */
+  private readonly due = new Set<string>();
   private pending: Promise<void> = Promise.resolve();
   private readonly problems: string[] = [];
 
@@ -57,18 +60,27 @@ export class EvidenceStore {
    * iteration starts where the last one ended), only the refs are written there: one process, not a fetch.
    */
   async keep(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }> = []): Promise<string | undefined> {
-    if (!this.background) return this.copy(runId, kept);
-    this.pending = this.pending.then(async () => {
-      const problem = await this.copy(runId, kept);
-      if (problem) this.problems.push(problem);
-    });
+    if (!this.deferred) return this.copy(runId, kept);
+    this.due.add(runId);
     return undefined;
   }
 
-  /** Waits for the copies under way; what went wrong in them (said once). */
+  /** Makes the deferred copies (one fetch a run, every ref it kept); what went wrong in them (said once). */
   async settle(): Promise<string[]> {
-    await this.pending;
+    await this.flush();
     return this.problems.splice(0);
+  }
+
+  private flush(): Promise<void> {
+    const runs = [...this.due];
+    this.due.clear();
+    this.pending = this.pending.then(async () => {
+      for (const runId of runs) {
+        const problem = await this.copy(runId, []);
+        if (problem) this.problems.push(problem);
+      }
+    });
+    return this.pending;
   }
 
   private async copy(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }>): Promise<string | undefined> {
@@ -88,7 +100,7 @@ export class EvidenceStore {
 
   /** Where each ref can still be found, checked now: a report never promises what it has not checked. */
   async locate(refs: readonly string[]): Promise<Recovery[]> {
-    await this.pending;
+    await this.flush();
     const out: Recovery[] = [];
     for (const ref of refs) {
       const name = `recovered-${ref.split('/').pop()}`;

@@ -137,7 +137,7 @@ export async function runSession(recon: Recon, rawArgs: string[], signals: StopS
       gitDir,
       keepReadOnly: [evidence.dir],
     });
-    evidence.background = Boolean(sandbox);
+    evidence.deferred = Boolean(sandbox);
     const ctx = buildLoopContext({
       recon,
       opened,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,29 +71,43 @@ describe('the evidence store, outside the repository', () => {
     expect(await inStore('refs/star-loop/run3/2-end')).toBe(next);
     expect(await inStore('refs/star-loop/run3/1-end')).toBe(start);
   });
-  it('in the background (agents in the sandbox): keep() returns at once, settle() waits and says what failed', async () => {
+  it('deferred (agents in the sandbox): keep() copies nothing, settle() and locate() copy the run once and say what failed', async () => {
     const dir = await gitdir({ 'a.txt': 'a\n' });
     const repo = new Git(dir);
     const commonDir = await repo.gitCommonDir();
     const state = await mkdtemp(join(tmpdir(), 'star-loop-state-'));
     const store = new EvidenceStore(repo, commonDir, evidenceDir(commonDir, { XDG_STATE_HOME: state }));
-    store.background = true;
+    store.deferred = true;
     const head = (await repo.head()) as string;
     await repo.keepRef('refs/star-loop/run4/1', head);
     expect(await store.keep('run4', [{ ref: 'refs/star-loop/run4/1', commit: head }])).toBeUndefined();
-    await repo.keepRef('refs/star-loop/run4/1-end', head);
-    await store.keep('run4', [{ ref: 'refs/star-loop/run4/1-end', commit: head }]);
+    await writeFile(join(dir, 'a.txt'), 'b\n');
+    const next = (await repo.commitAll('next')) as string;
+    await repo.keepRef('refs/star-loop/run4/1-end', next);
+    await store.keep('run4', [{ ref: 'refs/star-loop/run4/1-end', commit: next }]);
+    expect(existsSync(store.dir)).toBe(false);
     expect(await store.settle()).toEqual([]);
     // Done: the repository's refs gone, the store answers.
     await git(dir, 'update-ref', '-d', 'refs/star-loop/run4/1');
     await git(dir, 'update-ref', '-d', 'refs/star-loop/run4/1-end');
     const found = await store.locate(['refs/star-loop/run4/1', 'refs/star-loop/run4/1-end']);
     expect(found.map((f) => f.found)).toEqual(['store', 'store']);
+    // locate() makes a copy still due before it looks.
+    await repo.keepRef('refs/star-loop/run4/2', next);
+    await store.keep('run4', [{ ref: 'refs/star-loop/run4/2', commit: next }]);
+    await git(dir, 'update-ref', '-d', 'refs/star-loop/run4/2');
+    expect((await store.locate(['refs/star-loop/run4/2']))[0]?.found).toBe('lost');
+    await repo.keepRef('refs/star-loop/run4/3', next);
+    await store.keep('run4', [{ ref: 'refs/star-loop/run4/3', commit: next }]);
+    const [third] = await store.locate(['refs/star-loop/run4/3']);
+    await git(dir, 'update-ref', '-d', 'refs/star-loop/run4/3');
+    expect(third?.found).toBe('repository');
+    expect((await store.locate(['refs/star-loop/run4/3']))[0]?.found).toBe('store');
 
-    // A copy that fails in the background is said by settle(), once.
+    // A deferred copy that fails is said by settle(), once.
     await writeFile(join(state, 'not-a-folder'), '');
     const broken = new EvidenceStore(repo, commonDir, join(state, 'not-a-folder', 'store.git'));
-    broken.background = true;
+    broken.deferred = true;
     expect(await broken.keep('run4', [{ ref: 'refs/star-loop/run4/2', commit: head }])).toBeUndefined();
     const problems = await broken.settle();
     expect(problems).toHaveLength(1);
