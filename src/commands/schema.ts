@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { configSchema } from '../config/config-schema.js';
 import { ExitCode, InputError } from '../errors.js';
 import { fleetEventSchema } from '../fleet/fleet-event-schema.js';

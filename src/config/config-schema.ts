@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const gateSpecSchema = z.strictObject({
   name: z.string().min(1),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { loopEventSchema } from '../loop/event-schema.js';
 import { stopReasons } from '../state/stop-reasons.js';
 import type { FleetEvent } from './fleet-events.js';

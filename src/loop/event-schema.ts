@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Plan } from '../recon/plan.js';
 import { findingSchema } from '../state/finding-schema.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * prd.json as the common Ralph runners write it (snarktank/ralph, ralph-tui): `userStories[]` with

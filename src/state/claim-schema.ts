@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `.star/claim.json`, written by the implementer agent. Missing or malformed means no claim. */
 export const claimSchema = z.looseObject({

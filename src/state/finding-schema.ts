@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One reason a claim was rejected or a boundary crossed, as the state, the report, the journal and the next prompt show

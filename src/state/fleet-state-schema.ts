@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { findingSchema } from './finding-schema.js';
 import { baselineSchema } from './state-schema.js';
 import { stopReasons } from './stop-reasons.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ExitCode, StarError } from '../errors.js';
 import { parseJson } from '../util/parse-json.js';
 import { writeFileAtomic } from './atomic-write.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What became of one test: `todo` covers xfail and todo markers, `cancelled` a test its runner never finished. */
 export const testOutcomeSchema = z.enum(['pass', 'fail', 'skip', 'todo', 'cancelled']);

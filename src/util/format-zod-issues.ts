@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** `userStories[2].id` from zod's path array. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The verifier agent's answer, in the file its prompt names. Malformed or missing is a reject. */
 export const verdictSchema = z.object({
