@@ -37,6 +37,26 @@ export function driverCommands(configList: string): Map<string, string> {
   return drivers;
 }
 
+/** The scopes git reads with GUARDED_ENV: the repository's own config files and the command line. */
+const REPOSITORY_SCOPES: ReadonlySet<string> = new Set(['local', 'worktree', 'command']);
+
+/**
+ * `git config --list --show-scope -z` output (entries `scope\0key\nvalue\0`) as two `--list -z` outputs:
+ * the whole config, and the part git reads with GUARDED_ENV (the repository's own files and the command
+ * line; what they include carries their scope). One process instead of two at start-up. Pure.
+ */
+export function splitConfigScopes(text: string): { all: string; repository: string } {
+  const parts = text.split('\0');
+  let all = '';
+  let repository = '';
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const entry = `${parts[i + 1]}\0`;
+    all += entry;
+    if (REPOSITORY_SCOPES.has(parts[i] ?? '')) repository += entry;
+  }
+  return { all, repository };
+}
+
 /**
  * The `-c` options that make git use exactly the trusted driver commands: each trusted one as it was (the
  * global config is not read, so it is given here), each new or changed one switched off — a filter blanked

@@ -2,7 +2,7 @@ import { type BigIntStats, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
-import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV } from './git-guard.js';
+import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV, splitConfigScopes } from './git-guard.js';
 import { BatchLookup, RefWriter } from './long-running.js';
 import {
   type ChangedFile,
@@ -19,18 +19,32 @@ import { readRefs } from './read-refs.js';
 const FALLBACK_IDENTITY = { name: 'star-loop', email: 'star-loop@localhost' };
 
 /** The driver commands of each repository's whole config (system, global, its own), read once per process. */
-const trustedByRepo = new Map<string, Promise<Map<string, string>>>();
+const trustedByRepo = new Map<string, Promise<TrustedReading>>();
+
+interface TrustedReading {
+  drivers: Map<string, string>;
+  /** The repository's own config as the same reading found it (`config --list -z`), when git could say. */
+  repository?: string;
+}
 
 /**
  * The user's driver commands, as they were the first time star-loop's git looked — at recon, before any
- * agent of this process ran. Later ones are an agent's doing.
+ * agent of this process ran. Later ones are an agent's doing. Read with each entry's scope, so the same
+ * process also says what the repository's own config holds.
  */
-function trustedDrivers(root: string, configFile: string): Promise<Map<string, string>> {
+function trustedDrivers(root: string, configFile: string): Promise<TrustedReading> {
   let trusted = trustedByRepo.get(configFile);
   if (!trusted) {
-    trusted = runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: root, env: process.env }).then((out) =>
-      driverCommands(out.exitCode === 0 ? out.stdout : ''),
-    );
+    const list = (args: string[]) =>
+      runCapture('git', ['config', '--list', '--includes', ...args, '-z'], { cwd: root, env: process.env });
+    trusted = list(['--show-scope']).then(async (out) => {
+      if (out.exitCode === 0) {
+        const { all, repository } = splitConfigScopes(out.stdout);
+        return { drivers: driverCommands(all), repository };
+      }
+      const plain = await list([]); // a git without --show-scope (before 2.26)
+      return { drivers: driverCommands(plain.exitCode === 0 ? plain.stdout : '') };
+    });
     trustedByRepo.set(configFile, trusted);
   }
   return trusted;
@@ -55,16 +69,31 @@ export class Git {
     this.batch = new BatchLookup(guarded);
     this.refWriter = new RefWriter(guarded);
     this.headWriter = new RefWriter(guarded, HEAD_REASON);
+    const located = Git.located.get(root);
+    Git.located.delete(root);
+    if (located) {
+      this.gitDir = located.gitDir;
+      this.configFile = Promise.resolve(join(located.commonDir, 'config'));
+    }
   }
 
-  /** The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. */
+  /**
+   * The repository's top level for `cwd`, or undefined when `cwd` is not inside a git work tree. The same
+   * process says where its git directories are; the next `Git` made for that top level takes them from
+   * here instead of asking again (recon's start-up path).
+   */
   static async topLevel(cwd: string): Promise<string | undefined> {
     const env = { ...process.env, ...GUARDED_ENV };
-    const out = await runCapture('git', [...ALWAYS_OFF, 'rev-parse', '--show-toplevel'], { cwd, env }).catch(
-      () => undefined,
-    );
-    return out?.exitCode === 0 ? out.stdout.trim() || undefined : undefined;
+    const args = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'];
+    const out = await runCapture('git', [...ALWAYS_OFF, ...args], { cwd, env }).catch(() => undefined);
+    if (out?.exitCode !== 0) return undefined;
+    const [root, gitDir, commonDir] = out.stdout.split('\n');
+    if (root && gitDir && commonDir) Git.located.set(root, { gitDir, commonDir });
+    return root || undefined;
   }
+
+  /** Git directories found by `topLevel`, by top level, until a `Git` for it takes them. */
+  private static readonly located = new Map<string, { gitDir: string; commonDir: string }>();
 
   /** A new repository (for the demo); star-loop never re-initialises an existing one. */
   static async init(dir: string, branch: string): Promise<Git> {
@@ -113,7 +142,7 @@ export class Git {
     return result.stdout;
   }
 
-  private guardCache?: { stamp: string; args: Promise<string[]> };
+  private guardCache?: { stamp: string; args: Promise<string[]>; config: Promise<string> };
   private configFile?: Promise<string | undefined>;
 
   /**
@@ -136,11 +165,15 @@ export class Git {
     const st = await stat(configFile).catch(() => undefined);
     const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'absent';
     if (this.guardCache?.stamp !== stamp) {
-      const args = Promise.all([
-        trustedDrivers(this.root, configFile),
-        runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: this.root, env }),
-      ]).then(([trusted, list]) => driverGuard(trusted, driverCommands(list.exitCode === 0 ? list.stdout : '')));
-      this.guardCache = { stamp, args };
+      const first = !trustedByRepo.has(configFile);
+      const trusted = trustedDrivers(this.root, configFile);
+      const current = trusted.then(async (reading) => {
+        if (first && reading.repository !== undefined) return reading.repository;
+        const list = await runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: this.root, env });
+        return list.exitCode === 0 ? list.stdout : '';
+      });
+      const args = Promise.all([trusted, current]).then(([t, list]) => driverGuard(t.drivers, driverCommands(list)));
+      this.guardCache = { stamp, args, config: current };
     }
     return this.guardCache.args;
   }
@@ -206,20 +239,31 @@ export class Git {
     return this.tryRaw(['symbolic-ref', '--quiet', '--short', 'HEAD']);
   }
 
-  /** origin/HEAD, then init.defaultBranch, then whichever of main/master exists. */
+  /**
+   * origin/HEAD, then init.defaultBranch (the repository's own config, as every command star-loop runs
+   * reads it), then whichever of main/master exists. Read from git's files and the config star-loop has
+   * already read: recon's start-up path starts no process for it (reftable: git is asked).
+   */
   async defaultBranch(): Promise<{ name?: string; source: string }> {
-    // Asked all at once (recon's start-up path), decided in order.
+    await this.driverGuard();
+    const commonDir = await this.configFile?.then((file) => file && dirname(file)).catch(() => undefined);
+    const heads = commonDir ? await readRefs(commonDir, 'refs/heads/') : undefined;
+    if (!commonDir || !heads || !this.guardCache) return this.defaultBranchFromGit();
+    const originHead = await readFile(join(commonDir, 'refs/remotes/origin/HEAD'), 'utf8').catch(() => '');
+    const remoteHead = /^ref: refs\/remotes\/origin\/(.+)$/.exec(originHead.trim())?.[1];
+    const configured = configValues(await this.guardCache.config, 'init.defaultbranch').at(-1);
+    return pickDefaultBranch(remoteHead, configured, heads.has('refs/heads/main'), heads.has('refs/heads/master'));
+  }
+
+  private async defaultBranchFromGit(): Promise<{ name?: string; source: string }> {
+    // Asked all at once, decided in order.
     const [remoteHead, configured, main, master] = await Promise.all([
       this.tryRaw(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']),
       this.tryRaw(['config', '--get', 'init.defaultBranch']),
       this.tryRaw(['rev-parse', '--verify', '--quiet', 'refs/heads/main']),
       this.tryRaw(['rev-parse', '--verify', '--quiet', 'refs/heads/master']),
     ]);
-    if (remoteHead) return { name: remoteHead.replace(/^origin\//, ''), source: 'origin/HEAD' };
-    if (configured) return { name: configured, source: 'init.defaultBranch' };
-    if (main) return { name: 'main', source: 'refs/heads/main' };
-    if (master) return { name: 'master', source: 'refs/heads/master' };
-    return { source: 'none found' };
+    return pickDefaultBranch(remoteHead?.replace(/^origin\//, ''), configured, Boolean(main), Boolean(master));
   }
 
   /** Uncommitted changes (tracked and untracked), star-loop's own `.star/` excluded. */
@@ -622,3 +666,29 @@ function fileStamp(s: BigIntStats): string {
 
 /** The reflog's reason when star-loop moves HEAD to its commit of the agent's work. */
 const HEAD_REASON = "star-loop: committed the agent's work";
+
+/** The default branch by the first source that names one (pure). */
+function pickDefaultBranch(
+  remoteHead: string | undefined,
+  configured: string | undefined,
+  main: boolean,
+  master: boolean,
+): { name?: string; source: string } {
+  if (remoteHead) return { name: remoteHead, source: 'origin/HEAD' };
+  if (configured) return { name: configured, source: 'init.defaultBranch' };
+  if (main) return { name: 'main', source: 'refs/heads/main' };
+  if (master) return { name: 'master', source: 'refs/heads/master' };
+  return { source: 'none found' };
+}
+
+/** Every value of `key` (lower case) in `git config --list -z` output, in order (pure). */
+function configValues(list: string, key: string): string[] {
+  const values: string[] = [];
+  for (const entry of list.split('\0')) {
+    const newline = entry.indexOf('\n');
+    // A key with no `=` (a boolean) has no newline: it means true.
+    if ((newline < 0 ? entry : entry.slice(0, newline)).toLowerCase() === key)
+      values.push(newline < 0 ? 'true' : entry.slice(newline + 1));
+  }
+  return values;
+}

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Git } from '../../src/git/git.js';
-import { driverCommands, driverGuard } from '../../src/git/git-guard.js';
+import { driverCommands, driverGuard, GUARDED_ENV, splitConfigScopes } from '../../src/git/git-guard.js';
 import { git, gitdir } from '../helpers/gitdir.js';
 
 /**
@@ -128,6 +129,41 @@ describe("code planted in git's config, hooks and attributes never runs inside s
     const merged = await repo.mergeTree('work', 'other');
     expect(merged.conflicts).toEqual(['a.txt']);
     expect(ran()).toBe(false);
+  });
+
+  it('one config reading says both the whole config and the part git reads when guarded (pure), as git itself does', async () => {
+    const text = [
+      'system',
+      'a.b\n1',
+      'global',
+      'user.name\nme',
+      'local',
+      'filter.x.clean\ny',
+      'command',
+      'c.d',
+      '',
+    ].join('\0');
+    expect(splitConfigScopes(text)).toEqual({
+      all: 'a.b\n1\0user.name\nme\0filter.x.clean\ny\0c.d\0',
+      repository: 'filter.x.clean\ny\0c.d\0',
+    });
+    // Checked against git: the repository part of one reading is what a reading with the guarded env lists.
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const inc = join(dir, 'included.cfg');
+    await writeFile(inc, '[filter "inc"]\n\tclean = cat\n');
+    await git(dir, 'config', 'include.path', inc);
+    const home = await mkdtemp(join(tmpdir(), 'star-loop-home-'));
+    await writeFile(join(home, '.gitconfig'), '[diff "g"]\n\ttextconv = cat\n');
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    const scoped = await execa('git', ['config', '--list', '--includes', '--show-scope', '-z'], { cwd: dir, env });
+    const guarded = await execa('git', ['config', '--list', '--includes', '-z'], {
+      cwd: dir,
+      env: { ...env, ...GUARDED_ENV },
+    });
+    const split = splitConfigScopes(scoped.stdout);
+    expect(split.repository).toBe(guarded.stdout);
+    expect(split.all).toContain('diff.g.textconv\ncat\0');
+    expect(split.repository).toContain('filter.inc.clean\ncat\0');
   });
 
   it('keeps the drivers the user had before any agent ran (git-lfs, say) and switches off the rest (pure)', () => {

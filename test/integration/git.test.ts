@@ -22,6 +22,28 @@ describe('Git (the only owner of git), on real repositories', () => {
     expect(await Git.topLevel(join(dir, '.star'))).toBe(await git(dir, 'rev-parse', '--show-toplevel'));
   });
 
+  it('the default branch from git files and the config already read: origin/HEAD, init.defaultBranch, main or master, packed too', async () => {
+    const fresh = async (dir: string) => {
+      // As recon does: the top level first (its git directories are taken from that answer).
+      expect(await Git.topLevel(dir)).toBe(await git(dir, 'rev-parse', '--show-toplevel'));
+      return new Git(dir).defaultBranch();
+    };
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    expect(await fresh(dir)).toEqual({ name: 'main', source: 'refs/heads/main' });
+    await git(dir, 'pack-refs', '--all');
+    expect(await fresh(dir)).toEqual({ name: 'main', source: 'refs/heads/main' });
+    await git(dir, 'branch', '-m', 'main', 'master');
+    expect(await fresh(dir)).toEqual({ name: 'master', source: 'refs/heads/master' });
+    await git(dir, 'branch', '-m', 'master', 'trunk');
+    expect(await fresh(dir)).toEqual({ source: 'none found' });
+    await git(dir, 'config', 'init.defaultBranch', 'develop');
+    expect(await fresh(dir)).toEqual({ name: 'develop', source: 'init.defaultBranch' });
+    await git(dir, 'update-ref', 'refs/remotes/origin/release', 'HEAD');
+    await git(dir, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/release');
+    expect(await fresh(dir)).toEqual({ name: 'release', source: 'origin/HEAD' });
+    expect(await git(dir, 'symbolic-ref', '--short', 'refs/remotes/origin/HEAD')).toBe('origin/release');
+  });
+
   it('the long-running lookup follows new commits, packed refs and gc; the branch comes from HEAD, detached too; remotes and diffs stay fresh', async () => {
     const dir = await gitdir({ 'a.txt': 'a\n' });
     const repo = new Git(dir);
