@@ -441,6 +441,8 @@ export class Git {
 
   /** The repository's shared git directory (the main one, also from a linked worktree), absolute. */
   async gitCommonDir(): Promise<string> {
+    const configFile = await this.configFile?.catch(() => undefined);
+    if (configFile) return dirname(configFile);
     return (await this.raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
   }
 

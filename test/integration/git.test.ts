@@ -1,4 +1,5 @@
-import { mkdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Git } from '../../src/git/git.js';
@@ -42,6 +43,21 @@ describe('Git (the only owner of git), on real repositories', () => {
     await git(dir, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/release');
     expect(await fresh(dir)).toEqual({ name: 'release', source: 'origin/HEAD' });
     expect(await git(dir, 'symbolic-ref', '--short', 'refs/remotes/origin/HEAD')).toBe('origin/release');
+  });
+
+  it('the git dirs said once by topLevel are those git gives, in a linked worktree too', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const linked = join(await mkdtemp(join(tmpdir(), 'star-loop-linked-')), 'wt');
+    await git(dir, 'worktree', 'add', '-q', '-b', 'side', linked);
+    for (const top of [dir, linked]) {
+      expect(await Git.topLevel(top)).toBe(top);
+      const located = new Git(top);
+      expect(await located.gitCommonDir()).toBe(
+        await git(top, 'rev-parse', '--path-format=absolute', '--git-common-dir'),
+      );
+      expect(await located.currentBranch()).toBe(top === dir ? 'work' : 'side');
+      expect(await new Git(top).gitCommonDir()).toBe(await located.gitCommonDir());
+    }
   });
 
   it('the long-running lookup follows new commits, packed refs and gc; the branch comes from HEAD, detached too; remotes and diffs stay fresh', async () => {
