@@ -7,7 +7,7 @@ import { parseUnifiedDiff } from '../git/parse-unified-diff.js';
 import type { Finding } from '../state/finding-schema.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
 import { matchesAny } from './glob.js';
-import { protectedChanges, protectedFiles } from './protected-files.js';
+import { ProtectedWalk, protectedChanges } from './protected-files.js';
 import { pushedSince, type RemoteSnapshot, snapshotRemotes } from './remote-refs.js';
 import { secretRuleOf } from './secret-rules.js';
 
@@ -26,7 +26,11 @@ export interface Guard {
   contained?: boolean;
   promptFile?: string;
   prdFile?: string;
+  /** The protected files' walk, kept between checks (src/safety/protected-files.ts); a fresh one without. */
+  walk?: ProtectedWalk;
 }
+
+const protectedNow = (guard: Guard) => (guard.walk ?? new ProtectedWalk(guard.root, guard.protectedPaths)).files();
 
 export interface GuardSnapshot {
   head?: string;
@@ -44,7 +48,7 @@ export async function guardSnapshot(guard: Guard): Promise<GuardSnapshot> {
     head: await guard.git.head(),
     remotes: guard.allowPush ? undefined : await snapshotRemotes(guard.git, guard.root),
     fingerprints: await takeFingerprints(guard),
-    protectedFiles: await protectedFiles(guard.root, guard.protectedPaths),
+    protectedFiles: protectedNow(guard),
   };
 }
 
@@ -180,7 +184,7 @@ export async function checkSafety(
   }
   for (const c of uncommitted) touched.add(c.path);
   // On disk too: an ignored file, or one an index flag hides from git, is still the agent's edit.
-  for (const path of protectedChanges(before.protectedFiles, await protectedFiles(guard.root, guard.protectedPaths))) {
+  for (const path of protectedChanges(before.protectedFiles, protectedNow(guard))) {
     touched.add(path);
   }
   for (const path of touched) {

@@ -9,6 +9,7 @@ import type { Templates } from '../prompt/render-template.js';
 import type { Recon } from '../recon/run-recon.js';
 import type { Guard } from '../safety/check-safety.js';
 import type { EvidenceStore } from '../safety/evidence-store.js';
+import { ProtectedWalk } from '../safety/protected-files.js';
 import { parseEndpoints } from '../sandbox/endpoint.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { RunPruner } from '../state/prune-runs.js';
@@ -65,6 +66,7 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
     starDir: paths.dir,
     branch: opened.branch,
     protectedPaths: options.protectedPaths,
+    walk: new ProtectedWalk(options.root, options.protectedPaths),
     allowPush: options.allowPush,
     contained: Boolean(input.sandbox),
     promptFile: options.promptFile,
