@@ -597,18 +597,20 @@ export class Git {
     return this.identity;
   }
 
+  /** The index file's path: it never changes for a repository (or a worktree), so it is asked once. */
+  private indexPath?: Promise<string>;
+
   /**
    * Commits the work tree as it is on disk (star-loop's own files are ignored by `.star/.gitignore`), from a
    * tree star-loop computes itself: a copy of the index with every skip-worktree and assume-unchanged flag
    * cleared, so nothing an agent did to the index can hide a change. The branch moves only if HEAD is still
    * where it was (no force), and the real index becomes that copy. No hooks: this commit is a save point,
    * not a claim — claims are verified by re-running the gates. Returns the new commit, or undefined when
-   * there was nothing to commit.
+   * there was nothing to commit. `changes`: what `git status` listed just before (workingChanges), when
+   * nothing has run since — with the index star-loop itself wrote last, only those paths are added, not
+   * the whole tree scanned a second time.
    */
-  /** The index file's path: it never changes for a repository (or a worktree), so it is asked once. */
-  private indexPath?: Promise<string>;
-
-  async commitAll(message: string): Promise<string | undefined> {
+  async commitAll(message: string, changes?: readonly WorkingChange[]): Promise<string | undefined> {
     this.indexPath ??= this.raw(['rev-parse', '--path-format=absolute', '--git-path', 'index']).then((p) => p.trim());
     const index = await this.indexPath.catch((error: unknown) => {
       this.indexPath = undefined;
@@ -627,7 +629,8 @@ export class Git {
       } else if (head) await this.raw(['read-tree', head], env);
       // The index star-loop wrote last, untouched since (its inode and change time say so: no one can set a
       // ctime back), holds no flags: they were cleared in it. Any other index is asked.
-      if (!found || fileStamp(found) !== this.ownIndex) {
+      const own = found !== undefined && fileStamp(found) === this.ownIndex;
+      if (!own) {
         const flagged = parseFlaggedEntries(await this.raw(['ls-files', '-v', '-t', '-z'], env));
         // One flag per call: update-index applies only the last such option it is given.
         for (const [flag, paths] of [
@@ -637,7 +640,12 @@ export class Git {
           if (paths.length > 0) await this.raw(['update-index', flag, '-z', '--stdin'], env, paths.join('\0'));
         }
       }
-      await this.raw(['add', '--all'], env);
+      // Every path where the work tree differs from this index is in what status listed (it compares them
+      // as `add --all` would); an untracked repository inside (`dir/`) is left to `add --all`.
+      if (own && changes && !changes.some((c) => c.path.endsWith('/'))) {
+        const paths = changes.map((c) => `${c.path}\0`).join('');
+        if (paths) await this.raw(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], env, paths);
+      } else await this.raw(['add', '--all'], env);
       const tree = (await this.raw(['write-tree'], env)).trim();
       let commit: string | undefined;
       if (!head || tree !== (await this.tree(head))) {

@@ -57,7 +57,7 @@ export async function settleWork(
   let committedForAgent: string | undefined;
   if (working.length > 0) {
     const message = await commitMessage(ctx.paths.claim, n, ctx.redactor.redact);
-    committedForAgent = await git.commitAll(message);
+    committedForAgent = await git.commitAll(message, working);
     if (committedForAgent) emit({ type: 'work.committed', iteration: n, commit: committedForAgent, message });
   }
   const notes: string[] = [];

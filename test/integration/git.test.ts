@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -184,6 +184,41 @@ describe('Git (the only owner of git), on real repositories', () => {
     expect(await repo.commitAll('star-loop: three')).toBe(await git(dir, 'rev-parse', 'HEAD'));
     expect(await git(dir, 'show', 'HEAD:c.txt')).toBe('C');
     expect(await git(dir, 'ls-files', '-v')).toBe('H a.txt\nH b.txt\nH c.txt');
+  });
+
+  it('commitAll from the paths status listed makes the tree `git add --all` makes: edits, removals, new folders, file<->folder, links, modes', async () => {
+    const files = { 'a.txt': 'a\n', 'gone.txt': 'g\n', f: 'file\n', 'd/x.txt': 'x\n', 'run.sh': 'echo\n' };
+    const mine = await gitdir(files);
+    const theirs = await gitdir(files);
+    const repo = new Git(mine);
+    repo.keepAlive();
+    onTestFinished(() => repo.close());
+    // star-loop's own commit first: from then on the index is the one it wrote.
+    for (const dir of [mine, theirs]) await writeFile(join(dir, 'first.txt'), '1\n');
+    await repo.commitAll('first', await repo.workingChanges());
+    await git(theirs, 'add', '--all');
+    await git(theirs, 'commit', '-qm', 'first');
+    expect(await git(mine, 'rev-parse', 'HEAD^{tree}')).toBe(await git(theirs, 'rev-parse', 'HEAD^{tree}'));
+    for (const dir of [mine, theirs]) {
+      await writeFile(join(dir, 'a.txt'), 'A\n');
+      await rm(join(dir, 'gone.txt'));
+      await mkdir(join(dir, 'new/deeper'), { recursive: true });
+      await writeFile(join(dir, 'new/deeper/n.txt'), 'n\n');
+      await rm(join(dir, 'f'));
+      await mkdir(join(dir, 'f'));
+      await writeFile(join(dir, 'f/inside.txt'), 'i\n');
+      await rm(join(dir, 'd'), { recursive: true });
+      await writeFile(join(dir, 'd'), 'now a file\n');
+      await symlink('a.txt', join(dir, 'link'));
+      await chmod(join(dir, 'run.sh'), 0o755);
+    }
+    const changes = await repo.workingChanges();
+    expect(changes.length).toBeGreaterThan(5);
+    const commit = await repo.commitAll('second', changes);
+    expect(commit).toBe(await git(mine, 'rev-parse', 'HEAD'));
+    await git(theirs, 'add', '--all');
+    expect(await git(mine, 'rev-parse', 'HEAD^{tree}')).toBe(await git(theirs, 'write-tree'));
+    expect(await repo.workingChanges()).toEqual([]);
   });
 
   it('reports no HEAD in a repository without commits, and the files changed between commits', async () => {
