@@ -3,7 +3,7 @@ import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/pro
 import { dirname, join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV, splitConfigScopes } from './git-guard.js';
-import { BatchLookup, RefWriter } from './long-running.js';
+import { BatchLookup, RefWriter, TreeDiffs } from './long-running.js';
 import {
   type ChangedFile,
   parseFlaggedEntries,
@@ -69,6 +69,7 @@ export class Git {
     this.batch = new BatchLookup(guarded);
     this.refWriter = new RefWriter(guarded);
     this.headWriter = new RefWriter(guarded, HEAD_REASON);
+    this.treeDiffs = new TreeDiffs(guarded);
     const located = Git.located.get(root);
     Git.located.delete(root);
     if (located) {
@@ -190,6 +191,7 @@ export class Git {
   private readonly refWriter: RefWriter;
   /** HEAD moved to star-loop's commit of the agent's work, through a long-running process too. */
   private readonly headWriter: RefWriter;
+  private readonly treeDiffs: TreeDiffs;
 
   /** An object name, through the long-running lookup once keepAlive() was called, else `rev-parse`. */
   private async lookup(name: string): Promise<string | undefined> {
@@ -212,6 +214,7 @@ export class Git {
     this.batch.close();
     this.refWriter.close();
     this.headWriter.close();
+    this.treeDiffs.close();
   }
 
   /** HEAD's commit, or undefined in a repository with no commits yet. */
@@ -280,13 +283,17 @@ export class Git {
    * A diff between two commits given by id. Commits never change, so the answer is kept (the last few):
    * the safety check, the loop and verification ask for the same diffs within an iteration.
    */
-  private diffOf(args: string[], from: string, to: string): Promise<string> {
+  private diffOf(args: readonly string[], from: string, to: string): Promise<string> {
     const immutable = /^[0-9a-f]{40,64}$/.test(from) && /^[0-9a-f]{40,64}$/.test(to);
     if (!immutable) return this.raw(['diff', ...args, from, to]);
     const key = `${args.join(' ')} ${from} ${to}`;
     let diff = this.diffs.get(key);
     if (!diff) {
-      diff = this.raw(['diff', ...args, from, to]);
+      // The name-status one, asked every iteration, through the long-running diff-tree.
+      const fast = this.persistent && args === NAME_STATUS ? this.treeDiffs.nameStatus(from, to) : undefined;
+      diff = fast
+        ? fast.then((out) => out ?? this.raw(['diff', ...args, from, to]))
+        : this.raw(['diff', ...args, from, to]);
       diff.catch(() => this.diffs.delete(key));
       this.diffs.set(key, diff);
       if (this.diffs.size > 16) this.diffs.delete(this.diffs.keys().next().value as string);
@@ -303,7 +310,7 @@ export class Git {
 
   /** `git diff --name-status -M` between two commits: what was added, modified, deleted or renamed. */
   async changedFiles(from: string, to: string): Promise<ChangedFile[]> {
-    return parseNameStatusZ(await this.diffOf(['--name-status', '-z', '-M'], from, to));
+    return parseNameStatusZ(await this.diffOf(NAME_STATUS, from, to));
   }
 
   /** The zero-context unified diff between two commits (renames followed), for line-level checks. */
@@ -673,6 +680,9 @@ export class Git {
 function fileStamp(s: BigIntStats): string {
   return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
+
+/** `git diff` arguments of the name-status diff (renames followed), the one asked every iteration. */
+const NAME_STATUS: readonly string[] = ['--name-status', '-z', '-M'];
 
 /** The reflog's reason when star-loop moves HEAD to its commit of the agent's work. */
 const HEAD_REASON = "star-loop: committed the agent's work";

@@ -1,4 +1,4 @@
-import { type LineServer, startLineServer } from '../proc/line-server.js';
+import { type AnswerServer, type LineServer, startAnswerServer, startLineServer } from '../proc/line-server.js';
 
 const OBJECT_ID = /^[0-9a-f]{40,64}$/;
 
@@ -67,5 +67,78 @@ export class RefWriter {
   close(): void {
     this.server?.close();
     this.server = undefined;
+  }
+}
+
+/** A name-status entry's status (`M`, `A`, `D`, `T`, `U`, `X`, `B`; `R`/`C` with a score and two paths). */
+const STATUS = /^[ABCDMRTUX]\d*$/;
+
+/**
+ * Name-status diffs between two commits through one `git diff-tree --stdin` kept running. A line there is a
+ * commit and the parent to diff it from, so each request is `TO FROM` and then `FROM FROM` (a diff of
+ * nothing): TO's header, the entries, then FROM's header ends the answer. git skips a line it cannot read, so
+ * an answer that begins with FROM's header failed (null): then, or when the process is gone, the caller asks
+ * `git diff` instead.
+ */
+export class TreeDiffs {
+  private server?: AnswerServer<string | null>;
+  private readonly expected: Array<{ from: string; to: string }> = [];
+
+  constructor(private readonly git: GuardedGit) {}
+
+  /** `git diff --name-status -z -M FROM TO` as it prints it, for two commits given by id; null: ask git. */
+  async nameStatus(from: string, to: string): Promise<string | null> {
+    if (!OBJECT_ID.test(from) || !OBJECT_ID.test(to) || from === to) return null;
+    try {
+      const args = [...this.git.prefix, 'diff-tree', '--stdin', '-r', '-z', '-M', '--name-status', '--always'];
+      this.server ??= startAnswerServer('git', args, this.git, (answer) => this.framer(answer));
+      this.expected.push({ from, to });
+      return await this.server.ask(`${to} ${from}\n${from} ${from}`);
+    } catch {
+      this.close();
+      return null;
+    }
+  }
+
+  private framer(answer: (out: string | null) => void): (chunk: Buffer) => void {
+    let rest: Buffer = Buffer.alloc(0);
+    let open = false;
+    let entries: string[] = [];
+    let paths = 0;
+    const done = (out: string | null) => {
+      this.expected.shift();
+      open = false;
+      entries = [];
+      answer(out);
+    };
+    return (chunk) => {
+      const buffer = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      for (let nul = buffer.indexOf(0, start); nul !== -1; nul = buffer.indexOf(0, start)) {
+        const token = buffer.toString('utf8', start, nul);
+        start = nul + 1;
+        const request = this.expected[0];
+        if (!request) break;
+        if (paths > 0) {
+          entries.push(token);
+          paths--;
+        } else if (!open && token === request.to) open = true;
+        else if (token === request.from) done(open ? entries.map((e) => `${e}\0`).join('') : null);
+        else if (open && STATUS.test(token)) {
+          entries.push(token);
+          paths = /^[RC]/.test(token) ? 2 : 1;
+        } else {
+          this.close(); // out of step with git: every request still waiting fails, and git is asked instead
+          return;
+        }
+      }
+      rest = Buffer.from(buffer.subarray(start));
+    };
+  }
+
+  close(): void {
+    this.server?.close();
+    this.server = undefined;
+    this.expected.length = 0;
   }
 }

@@ -2,29 +2,49 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { LineSplitter } from './line-splitter.js';
 
 /**
- * A long-running child that answers one line with one line (`git cat-file --batch-check`): a query costs
- * a pipe round trip instead of a process start. Requests are answered in order. The child never keeps
- * star-loop alive and exits when its stdin closes; if it dies, every pending and later request fails, so
- * the caller can fall back to spawning.
+ * A long-running child that answers each request line, in order: a query costs a pipe round trip instead of a
+ * process start. The child never keeps star-loop alive and exits when its stdin closes; if it dies, every
+ * pending and later request fails, so the caller can fall back to spawning.
  */
-export interface LineServer {
-  ask(line: string): Promise<string>;
+export interface AnswerServer<T> {
+  ask(line: string): Promise<T>;
   /** A line the child answers nothing to (e.g. `update …` inside an update-ref transaction). */
   send(line: string): void;
   close(): void;
 }
+
+/** One line answered with one line (`git cat-file --batch-check`). */
+export type LineServer = AnswerServer<string>;
+
+/**
+ * How a child's answers are framed: given `answer` (which settles the oldest request), the function that
+ * reads each chunk of the child's stdout.
+ */
+export type Framer<T> = (answer: (value: T) => void) => (chunk: Buffer) => void;
 
 export function startLineServer(
   command: string,
   args: string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): LineServer {
+  return startAnswerServer<string>(command, args, options, (answer) => {
+    const splitter = new LineSplitter(answer);
+    return (chunk) => splitter.push(chunk);
+  });
+}
+
+export function startAnswerServer<T>(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+  framer: Framer<T>,
+): AnswerServer<T> {
   const child: ChildProcessWithoutNullStreams = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: 'pipe',
   });
-  const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
+  const waiting: Array<{ resolve: (value: T) => void; reject: (error: Error) => void }> = [];
   let failure: Error | undefined;
   const fail = (error: Error) => {
     failure ??= error;
@@ -40,11 +60,11 @@ export function startLineServer(
     else child.unref();
     for (const stream of streams) (on ? stream.ref : stream.unref)?.call(stream);
   };
-  const splitter = new LineSplitter((line) => {
-    waiting.shift()?.resolve(line);
+  const read = framer((value) => {
+    waiting.shift()?.resolve(value);
     if (waiting.length === 0) hold(false);
   });
-  child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+  child.stdout.on('data', read);
   child.on('error', fail);
   child.on('exit', () => fail(new Error(`${command} ${args[0] ?? ''} exited`)));
   child.stdin.on('error', fail);
