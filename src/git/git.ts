@@ -3,7 +3,7 @@ import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/pro
 import { dirname, join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV, splitConfigScopes } from './git-guard.js';
-import { BatchLookup, RefWriter, TreeDiffs } from './long-running.js';
+import { BatchLookup, CommitWriter, commitText, RefWriter, TreeDiffs } from './long-running.js';
 import {
   type ChangedFile,
   parseFlaggedEntries,
@@ -23,6 +23,8 @@ const trustedByRepo = new Map<string, Promise<TrustedReading>>();
 
 interface TrustedReading {
   drivers: Map<string, string>;
+  /** The whole config as it was then (`config --list -z`): the identity of star-loop's commits comes from it. */
+  all: string;
   /** The repository's own config as the same reading found it (`config --list -z`), when git could say. */
   repository?: string;
 }
@@ -40,10 +42,11 @@ function trustedDrivers(root: string, configFile: string): Promise<TrustedReadin
     trusted = list(['--show-scope']).then(async (out) => {
       if (out.exitCode === 0) {
         const { all, repository } = splitConfigScopes(out.stdout);
-        return { drivers: driverCommands(all), repository };
+        return { drivers: driverCommands(all), all, repository };
       }
       const plain = await list([]); // a git without --show-scope (before 2.26)
-      return { drivers: driverCommands(plain.exitCode === 0 ? plain.stdout : '') };
+      const all = plain.exitCode === 0 ? plain.stdout : '';
+      return { drivers: driverCommands(all), all };
     });
     trustedByRepo.set(configFile, trusted);
   }
@@ -66,6 +69,7 @@ function trustedDrivers(root: string, configFile: string): Promise<TrustedReadin
 export class Git {
   constructor(readonly root: string) {
     const guarded = { cwd: root, env: { ...process.env, ...GUARDED_ENV }, prefix: ALWAYS_OFF };
+    this.guarded = guarded;
     this.batch = new BatchLookup(guarded);
     this.refWriter = new RefWriter(guarded);
     this.headWriter = new RefWriter(guarded, HEAD_REASON);
@@ -192,6 +196,7 @@ export class Git {
   /** HEAD moved to star-loop's commit of the agent's work, through a long-running process too. */
   private readonly headWriter: RefWriter;
   private readonly treeDiffs: TreeDiffs;
+  private readonly guarded: { cwd: string; env: NodeJS.ProcessEnv; prefix: readonly string[] };
 
   /** An object name, through the long-running lookup once keepAlive() was called, else `rev-parse`. */
   private async lookup(name: string): Promise<string | undefined> {
@@ -215,6 +220,7 @@ export class Git {
     this.refWriter.close();
     this.headWriter.close();
     this.treeDiffs.close();
+    this.commitWriter?.close();
   }
 
   /** HEAD's commit, or undefined in a repository with no commits yet. */
@@ -585,24 +591,61 @@ export class Git {
     return (await this.raw([...identity, 'commit-tree', tree, '-p', parent, '-m', message])).trim();
   }
 
-  private identity?: Promise<string[]>;
+  private identity?: Promise<{ name: string; email: string }>;
 
   /**
-   * star-loop's own commits carry the user's identity (read from the user's own config, the global one
-   * included: reading config runs nothing), or a fallback when there is none.
+   * star-loop's own commits carry the user's identity (the user's whole config as star-loop first read it,
+   * before any agent ran), or a fallback when there is none.
    */
-  private identityArgs(): Promise<string[]> {
+  private identityOf(): Promise<{ name: string; email: string }> {
     this.identity ??= (async () => {
-      const read = async (key: string) => {
-        const out = await runCapture('git', ['config', '--get', key], { cwd: this.root, env: process.env });
-        return out.exitCode === 0 ? out.stdout.trim() : '';
-      };
-      const [name, email] = await Promise.all([read('user.name'), read('user.email')]);
-      if (!email) return ['-c', `user.name=${FALLBACK_IDENTITY.name}`, '-c', `user.email=${FALLBACK_IDENTITY.email}`];
-      return ['-c', `user.name=${name || email}`, '-c', `user.email=${email}`];
+      await this.driverGuard();
+      const configFile = await this.configFile?.catch(() => undefined);
+      const all = (configFile ? await trustedByRepo.get(configFile) : undefined)?.all ?? '';
+      const name = configValues(all, 'user.name').at(-1)?.trim() ?? '';
+      const email = configValues(all, 'user.email').at(-1)?.trim() ?? '';
+      return email ? { name: name || email, email } : FALLBACK_IDENTITY;
     })();
     return this.identity;
   }
+
+  private async identityArgs(): Promise<string[]> {
+    const { name, email } = await this.identityOf();
+    return ['-c', `user.name=${name}`, '-c', `user.email=${email}`];
+  }
+
+  /**
+   * A commit of `tree` on `parents`, written through the long-running writer when git would write exactly
+   * the text star-loop builds (src/git/long-running.ts commitText): no identity or date from the environment,
+   * no other commit encoding configured. Otherwise `commit-tree`.
+   */
+  private async writeCommit(tree: string, parents: string[], message: string): Promise<string> {
+    const { name, email } = await this.identityOf();
+    const fromEnv = IDENTITY_ENV.some((key) => process.env[key] !== undefined);
+    const encodings = this.guardCache ? configValues(await this.guardCache.config, 'i18n.commitencoding') : [];
+    const now = new Date();
+    const text =
+      this.persistent && this.commitWriter && !fromEnv && encodings.every((e) => /^utf-?8$/i.test(e))
+        ? commitText({
+            tree,
+            parents,
+            name,
+            email,
+            message,
+            seconds: Math.floor(now.getTime() / 1000),
+            offsetMinutes: -now.getTimezoneOffset(),
+          })
+        : undefined;
+    const written = text ? await this.commitWriter?.write(text) : undefined;
+    if (written) return written;
+    const identity = await this.identityArgs();
+    return (
+      await this.raw([...identity, 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message])
+    ).trim();
+  }
+
+  /** Writes star-loop's commits (commitAll): made once the index's path is known. */
+  private commitWriter?: CommitWriter;
 
   /** The index file's path: it never changes for a repository (or a worktree), so it is asked once. */
   private indexPath?: Promise<string>;
@@ -624,6 +667,7 @@ export class Git {
       throw error;
     });
     const scratch = `${index}.star-loop-${process.pid}`;
+    this.commitWriter ??= new CommitWriter(this.guarded, `${index}.star-loop-commit-${process.pid}`);
     try {
       const env = { GIT_INDEX_FILE: scratch };
       const head = await this.head();
@@ -656,9 +700,7 @@ export class Git {
       const tree = (await this.raw(['write-tree'], env)).trim();
       let commit: string | undefined;
       if (!head || tree !== (await this.tree(head))) {
-        const identity = await this.identityArgs();
-        const parents = head ? ['-p', head] : [];
-        commit = (await this.raw([...identity, 'commit-tree', tree, ...parents, '-m', message])).trim();
+        commit = await this.writeCommit(tree, head ? [head] : [], message);
         // Only while HEAD is still where the work was found (the old value is checked in both ways).
         const moved = this.persistent && head !== undefined && (await this.headWriter.update('HEAD', commit, head));
         if (!moved)
@@ -680,6 +722,16 @@ export class Git {
 function fileStamp(s: BigIntStats): string {
   return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
+
+/** Environment variables that give commit-tree another identity or date than star-loop's. */
+const IDENTITY_ENV = [
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+];
 
 /** `git diff` arguments of the name-status diff (renames followed), the one asked every iteration. */
 const NAME_STATUS: readonly string[] = ['--name-status', '-z', '-M'];

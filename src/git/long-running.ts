@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { type AnswerServer, type LineServer, startAnswerServer, startLineServer } from '../proc/line-server.js';
 
 const OBJECT_ID = /^[0-9a-f]{40,64}$/;
@@ -141,4 +143,75 @@ export class TreeDiffs {
     this.server = undefined;
     this.expected.length = 0;
   }
+}
+
+/**
+ * Commit objects written through one `git hash-object -t commit -w --stdin-paths` kept running, instead of a
+ * `commit-tree` process each: the commit's text goes to a scratch file whose path is sent, and git checks its
+ * format, writes it and answers its id. `write` answers null when that failed (the caller runs commit-tree).
+ */
+export class CommitWriter {
+  private server?: LineServer;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly git: GuardedGit,
+    private readonly scratch: string,
+  ) {}
+
+  write(text: string): Promise<string | null> {
+    const next = this.queue.then(async () => {
+      try {
+        const args = [...this.git.prefix, 'hash-object', '-t', 'commit', '-w', '--stdin-paths'];
+        this.server ??= startLineServer('git', args, this.git);
+        await writeFile(this.scratch, text);
+        const id = await this.server.ask(this.scratch);
+        if (OBJECT_ID.test(id)) return id;
+      } catch {
+        // below
+      }
+      this.close();
+      return null;
+    });
+    this.queue = next;
+    return next;
+  }
+
+  close(): void {
+    this.server?.close();
+    this.server = undefined;
+    rmSync(this.scratch, { force: true });
+  }
+}
+
+/** What `commitText` needs: a commit's tree, parents, one identity for author and committer, a message. */
+export interface CommitParts {
+  tree: string;
+  parents: readonly string[];
+  name: string;
+  email: string;
+  message: string;
+  /** Seconds since the epoch, and the offset from UTC in minutes (east positive). */
+  seconds: number;
+  offsetMinutes: number;
+}
+
+/** Characters git strips from an identity's ends, or refuses in it: such an identity is left to commit-tree. */
+const IDENTITY = /^[^\s.,:;<>"\\'\0\n][^<>\0\n]*$/;
+const IDENTITY_END = /[^\s.,:;<>"\\']$/;
+
+/**
+ * A commit's text exactly as `git commit-tree TREE -p P… -m MESSAGE` writes it (pure), or undefined where
+ * commit-tree would change what it is given: an identity with characters it strips or refuses, a message
+ * that is not a single line.
+ */
+export function commitText(parts: CommitParts): string | undefined {
+  const plain = (s: string) => IDENTITY.test(s) && IDENTITY_END.test(s);
+  if (!plain(parts.name) || !plain(parts.email) || /[\n\0]/.test(parts.message)) return undefined;
+  const sign = parts.offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(parts.offsetMinutes);
+  const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+  const who = `${parts.name} <${parts.email}> ${parts.seconds} ${zone}`;
+  const parents = parts.parents.map((p) => `parent ${p}\n`).join('');
+  return `tree ${parts.tree}\n${parents}author ${who}\ncommitter ${who}\n\n${parts.message}\n`;
 }

@@ -1,6 +1,7 @@
 import { chmod, mkdir, mkdtemp, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Git } from '../../src/git/git.js';
 import { git, gitdir } from '../helpers/gitdir.js';
@@ -219,6 +220,30 @@ describe('Git (the only owner of git), on real repositories', () => {
     await git(theirs, 'add', '--all');
     expect(await git(mine, 'rev-parse', 'HEAD^{tree}')).toBe(await git(theirs, 'write-tree'));
     expect(await repo.workingChanges()).toEqual([]);
+  });
+
+  it("commitAll, kept alive, writes its commit through hash-object: the very commit commit-tree writes, the user's identity", async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const repo = new Git(dir);
+    repo.keepAlive();
+    onTestFinished(() => repo.close());
+    await writeFile(join(dir, 'b.txt'), 'b\n');
+    const commit = (await repo.commitAll('star-loop: iteration 1: add b')) as string;
+    expect(await git(dir, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%s|%P', commit)).toBe(
+      `Test User <test@example.invalid>|Test User <test@example.invalid>|star-loop: iteration 1: add b|${await git(dir, 'rev-parse', 'HEAD~1')}`,
+    );
+    // commit-tree, given the same moment, writes the same object.
+    const date = await git(dir, 'log', '-1', '--format=%ad', '--date=raw', commit);
+    const again = await execa(
+      'git',
+      ['commit-tree', `${commit}^{tree}`, '-p', `${commit}~1`, '-m', 'star-loop: iteration 1: add b'],
+      {
+        cwd: dir,
+        env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      },
+    );
+    expect(again.stdout).toBe(commit);
+    expect((await execa('git', ['fsck', '--strict', '--no-dangling'], { cwd: dir })).exitCode).toBe(0);
   });
 
   it('reports no HEAD in a repository without commits, and the files changed between commits', async () => {
