@@ -58,13 +58,18 @@ function trustedDrivers(root: string, configFile: string): Promise<TrustedReadin
  * rule "star-loop never reverts, resets, stashes or cleans" can be read off one file: none of those verbs
  * appear here.
  *
- * Hand-made, not simple-git: every command carries the driver guard (`-c` pairs that switch off the
- * fsmonitor, hooks, filters and drivers an agent could plant, src/git/git-guard.ts) and a scrubbed
- * environment, and the hot path is not a process per call at all — object lookups through one long-running
- * `cat-file --batch-check`, star-loop's refs through one `update-ref --stdin` (long-running.ts), remote-tracking
- * refs read from git's files (read-refs.ts). simple-git's completion detection added 50 ms to each command
- * that prints nothing; it can be configured away, but moving the cold paths (worktrees, merges, init) onto it
- * has not been done: it would need the guard on every call it makes, checked by the red-team tests first.
+ * Hand-made, not simple-git (decided, issue 19). What an iteration asks is not a process per call at all:
+ * object lookups through one long-running `cat-file --batch-check`, refs and HEAD through `update-ref --stdin`,
+ * name-status diffs through `diff-tree --stdin`, star-loop's commits through `hash-object --stdin-paths`
+ * (long-running.ts), remote-tracking and branch refs, the git dirs and the config read once or from git's
+ * files (read-refs.ts); what is left per iteration is `status`, `update-index` and `write-tree`. A library
+ * that spawns a process per call cannot be as fast on that path. Elsewhere simple-git would not parse
+ * anything: worktrees, branches, merges and init here run git and read its exit code, and the outputs parsed
+ * (porcelain v1 `-z` status with its two-letter codes, name-status `-z`, `merge-tree --write-tree`) are ones
+ * its result types do not keep whole. And every command must carry the driver guard (`-c` pairs that switch
+ * off the fsmonitor, hooks, filters and drivers an agent could plant, src/git/git-guard.ts, per repository)
+ * and a scrubbed environment: exactly the configuration simple-git 4 warns about or refuses unless each key
+ * is allowed one by one — a second list of the guard to keep in step, for no parsing gained.
  */
 export class Git {
   constructor(readonly root: string) {
@@ -132,8 +137,8 @@ export class Git {
   }
 
   /**
-   * Runs git in the repository, guarded (src/git/git-guard.ts), through plain execFile (no library:
-   * simple-git's completion detection added a fixed 50 ms to every command that prints nothing).
+   * Runs git in the repository, guarded (src/git/git-guard.ts), through plain execFile (no library: see the
+   * class's comment; simple-git's completion detection also added 50 ms to every command that prints nothing).
    */
   private async exec(args: string[], env?: Record<string, string>, input?: string) {
     const guard = [...ALWAYS_OFF, ...(await this.driverGuard())];
