@@ -83,8 +83,8 @@ const STATUS = /^[ABCDMRTUX]\d*$/;
  * `git diff` instead.
  */
 export class TreeDiffs {
-  private server?: AnswerServer<string | null>;
-  private readonly expected: Array<{ from: string; to: string }> = [];
+  /** The running diff-tree and the requests it has yet to answer, in order (its own: a new one starts empty). */
+  private running?: { server: AnswerServer<string | null>; expected: Array<{ from: string; to: string }> };
 
   constructor(private readonly git: GuardedGit) {}
 
@@ -92,23 +92,33 @@ export class TreeDiffs {
   async nameStatus(from: string, to: string): Promise<string | null> {
     if (!OBJECT_ID.test(from) || !OBJECT_ID.test(to) || from === to) return null;
     try {
-      const args = [...this.git.prefix, 'diff-tree', '--stdin', '-r', '-z', '-M', '--name-status', '--always'];
-      this.server ??= startAnswerServer('git', args, this.git, (answer) => this.framer(answer));
-      this.expected.push({ from, to });
-      return await this.server.ask(`${to} ${from}\n${from} ${from}`);
+      if (!this.running) {
+        const expected: Array<{ from: string; to: string }> = [];
+        const args = [...this.git.prefix, 'diff-tree', '--stdin', '-r', '-z', '-M', '--name-status', '--always'];
+        const server = startAnswerServer<string | null>('git', args, this.git, (answer) =>
+          this.framer(expected, answer),
+        );
+        this.running = { server, expected };
+      }
+      const { server, expected } = this.running;
+      expected.push({ from, to });
+      return await server.ask(`${to} ${from}\n${from} ${from}`);
     } catch {
       this.close();
       return null;
     }
   }
 
-  private framer(answer: (out: string | null) => void): (chunk: Buffer) => void {
+  private framer(
+    expected: Array<{ from: string; to: string }>,
+    answer: (out: string | null) => void,
+  ): (chunk: Buffer) => void {
     let rest: Buffer = Buffer.alloc(0);
     let open = false;
     let entries: string[] = [];
     let paths = 0;
     const done = (out: string | null) => {
-      this.expected.shift();
+      expected.shift();
       open = false;
       entries = [];
       answer(out);
@@ -119,7 +129,7 @@ export class TreeDiffs {
       for (let nul = buffer.indexOf(0, start); nul !== -1; nul = buffer.indexOf(0, start)) {
         const token = buffer.toString('utf8', start, nul);
         start = nul + 1;
-        const request = this.expected[0];
+        const request = expected[0];
         if (!request) break;
         if (paths > 0) {
           entries.push(token);
@@ -130,7 +140,9 @@ export class TreeDiffs {
           entries.push(token);
           paths = /^[RC]/.test(token) ? 2 : 1;
         } else {
-          this.close(); // out of step with git: every request still waiting fails, and git is asked instead
+          // Out of step with git: this process is dropped, every request still waiting on it fails, git is asked.
+          expected.length = 0;
+          if (this.running?.expected === expected) this.close();
           return;
         }
       }
@@ -139,9 +151,8 @@ export class TreeDiffs {
   }
 
   close(): void {
-    this.server?.close();
-    this.server = undefined;
-    this.expected.length = 0;
+    this.running?.server.close();
+    this.running = undefined;
   }
 }
 
