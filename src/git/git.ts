@@ -124,11 +124,31 @@ export class Git {
     return store;
   }
 
-  /** Fetches `refspec` from the repository at `source` into this one (star-loop's evidence store). */
-  async fetchRefs(source: string, refspec: string): Promise<void> {
-    // No automatic maintenance after each fetch: two more processes an iteration, for a store that only grows.
+  /**
+   * Fetches `refspec` from the repository at `source` into this one (star-loop's evidence store). `tips`: the
+   * refs whose commits are offered to the source as already here — the run's own, not every ref the store
+   * has gathered over months (the negotiation otherwise grows with the store: 0.20 s a fetch at 5,700 refs,
+   * 0.10 s with the run's).
+   */
+  async fetchRefs(source: string, refspec: string, tips?: string): Promise<void> {
+    // No automatic maintenance after each fetch: two more processes an iteration (see maintain()).
     const quiet = ['-c', 'maintenance.auto=false', '-c', 'gc.auto=0'];
-    await this.raw([...quiet, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', source, refspec]);
+    const negotiation = tips ? [`--negotiation-tip=${tips}`] : [];
+    await this.raw([
+      ...quiet,
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      ...negotiation,
+      source,
+      refspec,
+    ]);
+  }
+
+  /** git's own automatic housekeeping (`gc --auto`: packs loose objects once there are many), when it is due. */
+  async maintain(): Promise<void> {
+    await this.raw(['gc', '--auto', '--quiet']);
   }
 
   /** Creates a branch at HEAD and switches to it; never moves an existing branch. */

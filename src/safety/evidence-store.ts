@@ -51,6 +51,9 @@ export class EvidenceStore {
     return this.ready;
   }
 
+  /** Runs whose refs this process has fetched into the store. */
+  private readonly fetched = new Set<string>();
+
   /** Commits whose objects (and all they reach) this process has copied into the store. */
   private readonly stored = new Set<string>();
 
@@ -68,6 +71,8 @@ export class EvidenceStore {
   /** Makes the deferred copies (one fetch a run, every ref it kept); what went wrong in them (said once). */
   async settle(): Promise<string[]> {
     await this.flush();
+    // Fetches leave loose objects and skip git's housekeeping (a process or two an iteration): once a run.
+    if (this.ready) await (await this.ready.catch(() => undefined))?.maintain().catch(() => undefined);
     return this.problems.splice(0);
   }
 
@@ -90,7 +95,11 @@ export class EvidenceStore {
         for (const k of kept) await store.keepRef(k.ref, k.commit);
         return undefined;
       }
-      await store.fetchRefs(this.commonDir, `+refs/star-loop/${runId}/*:refs/star-loop/${runId}/*`);
+      // Once the store holds this run's refs, only they are offered as what it has (before then, all are:
+      // a run's first copy must not send the whole history again).
+      const refs = `refs/star-loop/${runId}/*`;
+      await store.fetchRefs(this.commonDir, `+${refs}:${refs}`, this.fetched.has(runId) ? refs : undefined);
+      this.fetched.add(runId);
       for (const k of kept) this.stored.add(k.commit);
       return undefined;
     } catch (error) {

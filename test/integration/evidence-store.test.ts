@@ -70,6 +70,9 @@ describe('the evidence store, outside the repository', () => {
     expect(await store.keep('run3', [{ ref: 'refs/star-loop/run3/2-end', commit: next }])).toBeUndefined();
     expect(await inStore('refs/star-loop/run3/2-end')).toBe(next);
     expect(await inStore('refs/star-loop/run3/1-end')).toBe(start);
+    // The second fetch offered only the run's own refs as what the store has: the new objects came all the same.
+    const show = await execa('git', ['show', `${next}:a.txt`], { cwd: store.dir, reject: false });
+    expect(show.stdout).toBe('b');
   });
   it('deferred (agents in the sandbox): keep() copies nothing, settle() and locate() copy the run once and say what failed', async () => {
     const dir = await gitdir({ 'a.txt': 'a\n' });
