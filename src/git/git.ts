@@ -2,6 +2,7 @@ import { type BigIntStats, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
+import { runPiped } from '../proc/run-piped.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV, splitConfigScopes } from './git-guard.js';
 import { BatchLookup, CommitWriter, commitText, RefWriter, TreeDiffs } from './long-running.js';
 import {
@@ -144,6 +145,24 @@ export class Git {
       source,
       refspec,
     ]);
+  }
+
+  /**
+   * Copies into `target` (the evidence store) the objects reachable from `include` and not from `exclude`
+   * (commits `target` is known to hold with all they reach): `pack-objects | unpack-objects`, two processes
+   * and no negotiation, where a fetch takes five and asks the source what the target has.
+   */
+  async sendObjects(target: Git, include: readonly string[], exclude: readonly string[]): Promise<void> {
+    const env = { ...process.env, ...GUARDED_ENV };
+    const pack = [...ALWAYS_OFF, ...(await this.driverGuard()), 'pack-objects', '--revs', '--stdout', '-q'];
+    const unpack = [...ALWAYS_OFF, ...(await target.driverGuard()), 'unpack-objects', '-q'];
+    const revs = `${[...include, ...exclude.map((c) => `^${c}`)].join('\n')}\n`;
+    const out = await runPiped(
+      { command: 'git', args: pack, cwd: this.root, env },
+      { command: 'git', args: unpack, cwd: target.root, env },
+      revs,
+    );
+    if (out.exitCodes.some((code) => code !== 0)) throw new Error(out.stderr.trim() || 'copying objects failed');
   }
 
   /** git's own automatic housekeeping (`gc --auto`: packs loose objects once there are many), when it is due. */

@@ -12,6 +12,9 @@ export interface Recovery {
   command?: string;
 }
 
+/** How many of the commits copied last are named to git as already in the store, for a copy of what is new. */
+const RECENT = 32;
+
 /** The evidence store of a repository: a bare repository under the user's state directory, outside its `.git`. */
 export function evidenceDir(commonDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const stateHome = env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state');
@@ -47,7 +50,10 @@ export class EvidenceStore {
   ) {}
 
   private store(): Promise<Git> {
-    this.ready ??= Git.initBare(this.dir);
+    this.ready ??= Git.initBare(this.dir).then((store) => {
+      store.keepAlive(); // its refs through one long-running update-ref
+      return store;
+    });
     return this.ready;
   }
 
@@ -63,12 +69,15 @@ export class EvidenceStore {
    * iteration starts where the last one ended), only the refs are written there: one process, not a fetch.
    */
   async keep(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }> = []): Promise<string | undefined> {
-    if (!this.deferred) return this.copy(runId, kept);
+    // Due either way: when the run settles, one fetch copies every ref of the run, whoever wrote it.
     this.due.add(runId);
-    return undefined;
+    return this.deferred ? undefined : this.copy(runId, kept);
   }
 
-  /** Makes the deferred copies (one fetch a run, every ref it kept); what went wrong in them (said once). */
+  /**
+   * Makes the copies still due (one fetch a run, every ref under its prefix: deferred ones, and refs of the
+   * run no iteration named); what went wrong in them (said once).
+   */
   async settle(): Promise<string[]> {
     await this.flush();
     // Fetches leave loose objects and skip git's housekeeping (a process or two an iteration): once a run.
@@ -91,8 +100,14 @@ export class EvidenceStore {
   private async copy(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }>): Promise<string | undefined> {
     try {
       const store = await this.store();
-      if (kept.length > 0 && kept.every((k) => this.stored.has(k.commit))) {
-        for (const k of kept) await store.keepRef(k.ref, k.commit);
+      if (kept.length > 0 && this.stored.size > 0) {
+        // What is new since this process's last copy goes as a pack built against commits the store holds.
+        const fresh = kept.map((k) => k.commit).filter((c) => !this.stored.has(c));
+        if (fresh.length > 0) await this.repo.sendObjects(store, fresh, [...this.stored].slice(-RECENT));
+        for (const k of kept) {
+          await store.keepRef(k.ref, k.commit);
+          this.stored.add(k.commit);
+        }
         return undefined;
       }
       // Once the store holds this run's refs, only they are offered as what it has (before then, all are:

@@ -47,7 +47,7 @@ describe('the evidence store, outside the repository', () => {
       { ref: 'refs/star-loop/run2/9', found: 'lost' },
     ]);
   });
-  it('a commit already in the store gets its new ref there directly; a new commit is fetched with the run refs', async () => {
+  it('a commit already in the store gets its new ref there directly; a new commit is sent as a pack; settle copies the rest', async () => {
     const dir = await gitdir({ 'a.txt': 'a\n' });
     const repo = new Git(dir);
     const commonDir = await repo.gitCommonDir();
@@ -69,8 +69,14 @@ describe('the evidence store, outside the repository', () => {
     await repo.keepRef('refs/star-loop/run3/2-end', next);
     expect(await store.keep('run3', [{ ref: 'refs/star-loop/run3/2-end', commit: next }])).toBeUndefined();
     expect(await inStore('refs/star-loop/run3/2-end')).toBe(next);
+    // A ref of the run no copy named (1-end) is copied when the run settles, by one fetch of the run's refs.
+    expect(await inStore('refs/star-loop/run3/1-end')).toBe('');
+    expect(await store.settle()).toEqual([]);
     expect(await inStore('refs/star-loop/run3/1-end')).toBe(start);
-    // The second fetch offered only the run's own refs as what the store has: the new objects came all the same.
+    // A commit the repository does not have: the copy fails and says so, nothing is thrown.
+    const problem = await store.keep('run3', [{ ref: 'refs/star-loop/run3/9', commit: 'e'.repeat(40) }]);
+    expect(problem).toMatch(/could not copy star-loop's refs into the evidence store .*: .+/);
+    // The new commit went as a pack built against what the store holds: its objects are there.
     const show = await execa('git', ['show', `${next}:a.txt`], { cwd: store.dir, reject: false });
     expect(show.stdout).toBe('b');
   });
