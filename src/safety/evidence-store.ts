@@ -65,8 +65,10 @@ export class EvidenceStore {
 
   /**
    * Copies the run's refs (and the objects they reach) into the store; a failure is returned, not thrown.
-   * `kept`: the refs just written and their commits. When the store already holds those commits (an
-   * iteration starts where the last one ended), only the refs are written there: one process, not a fetch.
+   * `kept`: the refs just written and their commits. Once this process has copied commits into the store,
+   * only what is new goes, as a pack built against them (nothing at all when an iteration starts where the
+   * last one ended), and the refs are written there; otherwise, and for a copy that names no refs, a fetch
+   * of every ref of the run.
    */
   async keep(runId: string, kept: ReadonlyArray<{ ref: string; commit: string }> = []): Promise<string | undefined> {
     // Due either way: when the run settles, one fetch copies every ref of the run, whoever wrote it.
