@@ -37,30 +37,33 @@ describe('bounded resources over long runs and loud agents', () => {
     expect(journal.match(/^## /gm)).toHaveLength(50);
   }, 180_000);
 
-  it('200 MB of agent output: the runner’s memory does not grow, and the log keeps 20 MB — its first and last 10', async () => {
+  it('200 MB of agent output: the runner’s memory does not grow with it, and the log keeps 20 MB — its first and last 10', async () => {
+    const peakOf = async (repo: string) =>
+      (await readJson<{ runner: { peakRssBytes: number } }>(join(repo, '.star/report.json'))).runner.peakRssBytes;
+    const flood = async (bytes: number, name: string) => {
+      const { repo, aux } = await calcRepo();
+      const agent = await scriptedAgent(aux, { repeat: { printBytes: bytes, final: 'done talking' } }, name);
+      const result = await runCli(repo, [
+        'run',
+        'x',
+        '--agent',
+        'command',
+        '--agent-cmd',
+        agent.cmd,
+        '--max-iterations',
+        '2',
+      ]);
+      expect(result.exitCode).toBe(3);
+      return repo;
+    };
     const { repo, aux } = await calcRepo();
     const quiet = await scriptedAgent(aux, { repeat: { final: 'nothing to say' } }, 'quiet');
     await runCli(repo, ['run', 'x', '--agent', 'command', '--agent-cmd', quiet.cmd, '--max-iterations', '2']);
-    const baseline = (await readJson<{ runner: { peakRssBytes: number } }>(join(repo, '.star/report.json'))).runner
-      .peakRssBytes;
+    const baseline = await peakOf(repo);
 
-    const { repo: loudRepo, aux: loudAux } = await calcRepo();
-    const loud = await scriptedAgent(
-      loudAux,
-      { repeat: { printBytes: 200 * 1024 * 1024, final: 'done talking' } },
-      'loud',
-    );
-    const result = await runCli(loudRepo, [
-      'run',
-      'x',
-      '--agent',
-      'command',
-      '--agent-cmd',
-      loud.cmd,
-      '--max-iterations',
-      '2',
-    ]);
-    expect(result.exitCode).toBe(3);
+    const halfRepo = await flood(100 * 1024 * 1024, 'half');
+    const half = await peakOf(halfRepo);
+    const loudRepo = await flood(200 * 1024 * 1024, 'loud');
     const log = join(loudRepo, '.star/runs/0001/agent.log');
     const size = (await stat(log)).size;
     expect(size).toBeGreaterThan(19.9 * 1024 * 1024);
@@ -70,12 +73,17 @@ describe('bounded resources over long runs and loud agents', () => {
       /\n… \[18\d\.\d MB cut here: star-loop keeps the first and last 10\.0 MB of each process's output\]\n/,
     );
     expect(text).toContain('done talking');
-    const peak = (await readJson<{ runner: { peakRssBytes: number } }>(join(loudRepo, '.star/report.json'))).runner
-      .peakRssBytes;
+    const peak = await peakOf(loudRepo);
     expect(baseline).toBeGreaterThan(10 * 1024 * 1024);
-    expect(peak - baseline).toBeLessThan(40 * 1024 * 1024);
+    // Twice the output, not twice the memory: 100 MB more output moves the peak by what the garbage collector
+    // lets lie (14–16 MB measured), far from the 100 MB a runner holding the output would add…
+    expect(peak - half).toBeLessThan(25 * 1024 * 1024);
+    // …and what a flood costs at all (the log's last 10 MB are held by design, the rest is garbage the
+    // collector has not taken yet) is a fraction of the output.
+    expect(peak - baseline).toBeLessThan(50 * 1024 * 1024);
+    await rm(halfRepo, { recursive: true, force: true });
     await rm(loudRepo, { recursive: true, force: true });
-  }, 180_000);
+  }, 240_000);
 });
 
 describe('bounded .star/runs', () => {
