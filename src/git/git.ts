@@ -339,8 +339,12 @@ export class Git {
     const key = `${args.join(' ')} ${from} ${to}`;
     let diff = this.diffs.get(key);
     if (!diff) {
-      // The name-status one, asked every iteration, through the long-running diff-tree.
-      const fast = this.persistent && args === NAME_STATUS ? this.treeDiffs.nameStatus(from, to) : undefined;
+      // The name-status one between two commits, asked every iteration, through the long-running diff-tree
+      // (which reads a pair of trees differently, and ends its answer for them with no NUL to frame it by).
+      const fast =
+        this.persistent && args === NAME_STATUS
+          ? this.bothCommits(from, to).then((commits) => (commits ? this.treeDiffs.nameStatus(from, to) : null))
+          : undefined;
       diff = fast
         ? fast.then((out) => out ?? this.raw(['diff', ...args, from, to]))
         : this.raw(['diff', ...args, from, to]);
@@ -349,6 +353,12 @@ export class Git {
       if (this.diffs.size > 16) this.diffs.delete(this.diffs.keys().next().value as string);
     }
     return diff;
+  }
+
+  /** Both ids name commits (not trees: gates compare folder trees too). */
+  private async bothCommits(from: string, to: string): Promise<boolean> {
+    const [a, b] = await Promise.all([this.lookup(`${from}^{commit}`), this.lookup(`${to}^{commit}`)]);
+    return a === from && b === to;
   }
 
   /** Files whose committed content differs between two commits (both paths of a rename). */

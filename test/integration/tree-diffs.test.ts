@@ -49,7 +49,7 @@ describe('name-status diffs through one long-running git diff-tree (real reposit
     expect(await diffs.nameStatus(commits[0] as string, commits[3] as string)).toBe(answers[2]);
   });
 
-  it('Git kept alive takes its changed files from it; the answers match a Git that spawns git diff', async () => {
+  it('Git kept alive takes its changed files from it for commits; the answers match a Git that spawns git diff, for trees too', async () => {
     const dir = await gitdir({ 'a.txt': 'a\n' });
     const from = await git(dir, 'rev-parse', 'HEAD');
     await writeFile(join(dir, 'b.txt'), 'b\n');
@@ -61,5 +61,13 @@ describe('name-status diffs through one long-running git diff-tree (real reposit
     onTestFinished(() => alive.close());
     expect(await alive.changedFiles(from, to)).toEqual([{ status: 'A', path: 'b.txt' }]);
     expect(await alive.changedFiles(from, to)).toEqual(await new Git(dir).changedFiles(from, to));
+    // Trees (gates compare folders by their trees): answered as git diff answers, never left waiting.
+    const [fromTree, toTree] = [
+      await git(dir, 'rev-parse', `${from}^{tree}`),
+      await git(dir, 'rev-parse', `${to}^{tree}`),
+    ];
+    expect(await alive.changedFiles(fromTree, toTree)).toEqual([{ status: 'A', path: 'b.txt' }]);
+    expect(await alive.changedFiles(from, toTree)).toEqual([{ status: 'A', path: 'b.txt' }]);
+    expect(await alive.changedFiles(fromTree, to)).toEqual([{ status: 'A', path: 'b.txt' }]);
   });
 });
