@@ -179,9 +179,11 @@ function outputSink(
 const DRAIN_MS = 2000;
 
 /**
- * The output, read to its end — or, once the process has exited, for at most DRAIN_MS more: a child that
- * escaped the process group (setsid, without the sandbox) and holds stdout open must not hold the iteration
- * past its timeout. Reading stops; what it writes after that goes nowhere.
+ * The output, read to its end — or, once the process has exited, until DRAIN_MS have passed without the
+ * pipes' end: a child that escaped the process group (setsid, without the sandbox) and holds stdout open must
+ * not hold the iteration past its timeout. Reading stops then; what it writes after that goes nowhere. Pipes
+ * that reached their end are always read through, however long star-loop itself takes to write them down
+ * (a loaded disk): that is output already given, never cut.
  */
 async function drain(
   streams: Promise<unknown>,
@@ -193,7 +195,12 @@ async function drain(
   });
   const done = await Promise.race([streams.then(() => true), late]);
   clearTimeout(timer);
-  if (done) return true;
+  // Node marks a stream's end of file when the pipe's last writer closed it, before the data is consumed.
+  const atEnd = (s: Readable | null) => !s || (s as { _readableState?: { ended?: boolean } })._readableState?.ended;
+  if (done || (atEnd(child.stdout) && atEnd(child.stderr))) {
+    await streams;
+    return true;
+  }
   child.stdout?.destroy();
   child.stderr?.destroy();
   await streams;
