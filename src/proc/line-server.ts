@@ -4,7 +4,8 @@ import { LineSplitter } from './line-splitter.js';
 /**
  * A long-running child that answers each request line, in order: a query costs a pipe round trip instead of a
  * process start. The child never keeps star-loop alive and exits when its stdin closes; if it dies, every
- * pending and later request fails, so the caller can fall back to spawning.
+ * pending and later request fails, so the caller can fall back to spawning. So does a request left unanswered
+ * past the deadline: the child is killed then, so one that hangs cannot hold the run.
  */
 export interface AnswerServer<T> {
   ask(line: string): Promise<T>;
@@ -22,11 +23,17 @@ export type LineServer = AnswerServer<string>;
  */
 export type Framer<T> = (answer: (value: T) => void) => (chunk: Buffer) => void;
 
-export function startLineServer(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): LineServer {
+/** Where the child runs; `deadlineMs`: how long the oldest request may wait for its answer. */
+export interface AnswerServerOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  deadlineMs?: number;
+}
+
+/** Git answers these requests in milliseconds; minutes of silence mean it never will (a request it misread). */
+const DEADLINE_MS = 30_000;
+
+export function startLineServer(command: string, args: string[], options: AnswerServerOptions): LineServer {
   return startAnswerServer<string>(command, args, options, (answer) => {
     const splitter = new LineSplitter(answer);
     return (chunk) => splitter.push(chunk);
@@ -36,7 +43,7 @@ export function startLineServer(
 export function startAnswerServer<T>(
   command: string,
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
+  options: AnswerServerOptions,
   framer: Framer<T>,
 ): AnswerServer<T> {
   const child: ChildProcessWithoutNullStreams = spawn(command, args, {
@@ -46,9 +53,23 @@ export function startAnswerServer<T>(
   });
   const waiting: Array<{ resolve: (value: T) => void; reject: (error: Error) => void }> = [];
   let failure: Error | undefined;
+  let late: NodeJS.Timeout | undefined;
   const fail = (error: Error) => {
     failure ??= error;
+    clearTimeout(late);
     for (const w of waiting.splice(0)) w.reject(failure);
+  };
+  const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
+  // The oldest request's clock: restarted with each answer, stopped when none is awaited.
+  const watch = () => {
+    clearTimeout(late);
+    late =
+      waiting.length === 0
+        ? undefined
+        : setTimeout(() => {
+            fail(new Error(`${command} ${args.join(' ')}: no answer in ${deadlineMs} ms`));
+            child.kill('SIGKILL');
+          }, deadlineMs);
   };
   const streams = [child.stdin, child.stdout, child.stderr] as unknown as Array<{
     ref?: () => void;
@@ -63,6 +84,7 @@ export function startAnswerServer<T>(
   const read = framer((value) => {
     waiting.shift()?.resolve(value);
     if (waiting.length === 0) hold(false);
+    watch();
   });
   child.stdout.on('data', read);
   child.on('error', fail);
@@ -76,6 +98,7 @@ export function startAnswerServer<T>(
       return new Promise((resolve, reject) => {
         if (waiting.length === 0) hold(true);
         waiting.push({ resolve, reject });
+        if (waiting.length === 1) watch();
         child.stdin.write(`${line}\n`);
       });
     },
