@@ -195,6 +195,9 @@ async function drain(
   });
   const done = await Promise.race([streams.then(() => true), late]);
   clearTimeout(timer);
+  // A timer runs before the I/O of its loop turn: when star-loop was busy the end may be waiting unread in
+  // the pipe. One more turn (an immediate runs after the poll) reads what the kernel holds before deciding.
+  if (!done) await new Promise((resolve) => setImmediate(resolve));
   // Node marks a stream's end of file when the pipe's last writer closed it, before the data is consumed.
   const atEnd = (s: Readable | null) => !s || (s as { _readableState?: { ended?: boolean } })._readableState?.ended;
   if (done || (atEnd(child.stdout) && atEnd(child.stderr))) {
