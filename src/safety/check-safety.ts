@@ -65,6 +65,20 @@ async function scanFile(file: string, onLine: (line: string, n: number) => void)
   }
 }
 
+/**
+ * The lines of `path` at `rev` that hold a secret, counted by text (split and decoded as `scanFile` reads:
+ * a byte that is not UTF-8 comes back changed, so its line is never matched and counts as added).
+ */
+async function secretLinesAt(git: Git, rev: string, path: string): Promise<Map<string, number>> {
+  const lines = new Map<string, number>();
+  const text = await git.showFile(rev, path);
+  for (const line of Buffer.from(text ?? '', 'utf8')
+    .toString('latin1')
+    .split(/\r\n|\n|\r/))
+    if (secretRuleOf(line, path)) lines.set(line, (lines.get(line) ?? 0) + 1);
+  return lines;
+}
+
 /** Added lines that hold a secret: committed since `from`, and in uncommitted files (tracked or not). */
 async function secrets(
   git: Git,
@@ -101,7 +115,20 @@ async function secrets(
   for (const change of working) {
     if (change.code.includes('D')) continue;
     // Whatever its size or bytes: read as a stream, bytes as Latin-1, so a NUL or a gigabyte hides nothing.
-    await scanFile(join(root, change.path), (line, n) => scan(change.path, n, line));
+    const found: Array<{ line: number; text: string }> = [];
+    await scanFile(join(root, change.path), (text, line) => {
+      if (secretRuleOf(text, change.path)) found.push({ line, text });
+    });
+    if (found.length === 0) continue;
+    // A file HEAD already has: its lines that held a secret there were not added (an agent editing a doc with
+    // AWS's example key). Only the occurrences beyond HEAD's count, the later ones, are.
+    const before =
+      change.code === '??' || !head ? new Map<string, number>() : await secretLinesAt(git, head, change.path);
+    for (const { line, text } of found) {
+      const left = before.get(text) ?? 0;
+      if (left > 0) before.set(text, left - 1);
+      else scan(change.path, line, text);
+    }
   }
   // A secret in a commit message or a file name is committed all the same.
   const committed = Boolean(from && head && from !== head);

@@ -257,6 +257,22 @@ describe('without the sandbox: boundaries checked after every agent run (exit 5,
     expect(result.stdout + result.stderr).not.toContain(key);
   });
 
+  it("editing a file that already held a secret is no stop; a second copy of it is, at the new copy's line", async () => {
+    // AWS's documented example key, committed in the project's docs long before the run.
+    const doc = 'Set AWS_ACCESS_KEY_ID, e.g. AKIAIOSFODNN7EXAMPLE\n';
+    const edited = await misbehave('printf "More notes.\\n" >> docs/aws.md', { 'docs/aws.md': doc });
+    expect(edited.violations).toEqual([]);
+    expect(edited.result.exitCode).not.toBe(5);
+    // Every iteration after the first appended its line, and each went through the check.
+    expect(await readFile(join(edited.repo, 'docs/aws.md'), 'utf8')).toMatch(/^Set AWS.*\n(More notes\.\n){2,}$/);
+
+    const copied = await misbehave(`printf "More notes.\\n${doc.trim()}\\n" >> docs/aws.md`, { 'docs/aws.md': doc });
+    expect(copied.result.exitCode).toBe(5);
+    expect(copied.violations).toEqual([
+      expect.objectContaining({ rule: 'secret:aws-access-key-id', file: 'docs/aws.md', line: 3 }),
+    ]);
+  });
+
   it('the verifier is held to the same boundaries: a protected edit by it aborts (exit 5), nothing committed for it', async () => {
     const { repo, aux } = await calcRepo({
       'prd.json': prdText([{ id: 'US-001', title: 'A' }]),
