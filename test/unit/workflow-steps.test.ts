@@ -40,8 +40,8 @@ jobs:
 `;
 
 describe('workflow steps (a YAML parser, steps only)', () => {
-  it('reads every run: of every step, never an action’s with: inputs; resolves matrix and env', () => {
-    expect(runCommands(WORKFLOW)).toEqual([
+  it('reads every run: of every step, never an action’s with: inputs; resolves matrix and env', async () => {
+    expect(await runCommands(WORKFLOW)).toEqual([
       { command: 'cd packages/core && python3.11 -m pytest --maxfail=1', line: 19 },
       { command: 'cd packages/core && ruff check .', line: 24 },
       { command: 'cargo test --features fast', line: 25 },
@@ -55,7 +55,7 @@ describe('workflow steps (a YAML parser, steps only)', () => {
     ]);
   });
 
-  it('a matrix given by include only takes its first entry', () => {
+  it('a matrix given by include only takes its first entry', async () => {
     const text = `jobs:
   t:
     strategy:
@@ -65,11 +65,11 @@ describe('workflow steps (a YAML parser, steps only)', () => {
     steps:
       - run: cargo test --target \${{ matrix.target }}
 `;
-    expect(runCommands(text).map((c) => c.command)).toEqual(['cargo test --target x86_64']);
+    expect((await runCommands(text)).map((c) => c.command)).toEqual(['cargo test --target x86_64']);
   });
 
-  it('an invalid workflow yields nothing (it is not a gate source)', () => {
-    expect(runCommands('jobs: [\n')).toEqual([]);
+  it('an invalid workflow yields nothing (it is not a gate source)', async () => {
+    expect(await runCommands('jobs: [\n')).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import type { YAMLMap } from 'yaml';
 import { at, type Candidate, type GateDiscoverer, kindOf } from '../gate.js';
 import { looksLikeGate } from '../looks-like-gate.js';
 import { scriptLines } from '../script-lines.js';
@@ -71,9 +71,11 @@ function resolve(script: string, matrix: Values, env: Values): string {
 /**
  * Every command of every job's steps' `run:` (never an action's `with:` inputs), with its line: a multi-line
  * `run: |` gives one command per line (continuations joined, `cd` carried), expressions resolved or the
- * command dropped with the reason. Pure.
+ * command dropped with the reason. Pure; async only to load the YAML parser (190 KB) the first time a
+ * project has a workflow, so start-up never pays for it without one.
  */
-export function runCommands(text: string): StepCommand[] {
+export async function runCommands(text: string): Promise<StepCommand[]> {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = await import('yaml');
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
   if (doc.errors.length > 0 || !isMap(doc.contents)) return [];
@@ -134,7 +136,7 @@ export const workflowsDiscoverer: GateDiscoverer = {
       const file = `${DIR}/${name}`;
       const text = await files.read(file);
       if (!text) continue;
-      for (const { command, line, drop } of runCommands(text)) {
+      for (const { command, line, drop } of await runCommands(text)) {
         if (!looksLikeGate(command)) continue;
         gates.push({ name: command, command, kind: kindOf(command), source: at(file, line), drop });
       }
