@@ -75,7 +75,7 @@ function resolve(script: string, matrix: Values, env: Values): string {
  * project has a workflow, so start-up never pays for it without one.
  */
 export async function runCommands(text: string): Promise<StepCommand[]> {
-  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = await import('yaml');
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = await import('./yaml-parser.js');
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
   if (doc.errors.length > 0 || !isMap(doc.contents)) return [];
