@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Git } from '../git/git.js';
 import type { WorkingChange } from '../git/parse-git-output.js';
 import { parseUnifiedDiff } from '../git/parse-unified-diff.js';
 import type { Finding } from '../state/finding-schema.js';
+import { candidateLines } from './candidate-lines.js';
 import { type Fingerprints, fingerprintChanges, takeFingerprints } from './fingerprints.js';
 import { matchesAny } from './glob.js';
 import { ProtectedWalk, protectedChanges } from './protected-files.js';
@@ -52,12 +52,11 @@ export async function guardSnapshot(guard: Guard): Promise<GuardSnapshot> {
   };
 }
 
-/** Every line of a file, streamed (Latin-1: any byte is a character), with its number. */
+/** A file's lines that may hold a secret (candidate-lines.ts), streamed as Latin-1: any byte is a character. */
 async function scanFile(file: string, onLine: (line: string, n: number) => void): Promise<void> {
-  const stream = createReadStream(file, { encoding: 'latin1' });
-  let n = 0;
+  const stream = createReadStream(file, { encoding: 'latin1', highWaterMark: 1 << 20 });
   try {
-    for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) onLine(line, ++n);
+    await candidateLines(stream as AsyncIterable<string>, onLine);
   } catch {
     // A file gone, or a folder (a submodule): nothing of it to scan.
   } finally {
@@ -72,10 +71,9 @@ async function scanFile(file: string, onLine: (line: string, n: number) => void)
 async function secretLinesAt(git: Git, rev: string, path: string): Promise<Map<string, number>> {
   const lines = new Map<string, number>();
   const text = await git.showFile(rev, path);
-  for (const line of Buffer.from(text ?? '', 'utf8')
-    .toString('latin1')
-    .split(/\r\n|\n|\r/))
+  await candidateLines([Buffer.from(text ?? '', 'utf8').toString('latin1')], (line) => {
     if (secretRuleOf(line, path)) lines.set(line, (lines.get(line) ?? 0) + 1);
+  });
   return lines;
 }
 

@@ -36,10 +36,18 @@ export const TEST_OR_FIXTURE =
   /(^|\/)(tests?|__tests__|spec|fixtures?|__fixtures__|testdata)\/|[._-](test|spec)\.[^/]+$|(^|\/)test_[^/]+\.py$/;
 
 /**
+ * Text every rule above needs somewhere in its line (each known shape's fixed part, each secret-like name's
+ * stem): a line without any of it breaks no rule, so a scan looks for this first and reads no other line.
+ */
+export const MAYBE_SECRET =
+  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|aws|gh[pousr]_|github_pat_|xox[abprs]-|_live_|AIza|sk-|key|token|secret|passw|pwd|credential/i;
+
+/**
  * The rule a line breaks, if any: a known token shape, or (outside test code and fixtures) a high-entropy
  * value assigned to a secret-like name.
  */
 export function secretRuleOf(line: string, path = ''): string | undefined {
+  if (!MAYBE_SECRET.test(line)) return undefined;
   const known = SECRET_RULES.find((r) => r.pattern.test(line));
   if (known) return known.rule;
   if (TEST_OR_FIXTURE.test(path)) return undefined;
