@@ -39,8 +39,13 @@ export const TEST_OR_FIXTURE =
  * Text every rule above needs somewhere in its line (each known shape's fixed part, each secret-like name's
  * stem): a line without any of it breaks no rule, so a scan looks for this first and reads no other line.
  */
-export const MAYBE_SECRET =
-  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|aws|gh[pousr]_|github_pat_|xox[abprs]-|_live_|AIza|sk-|key|token|secret|passw|pwd|credential/i;
+export const MAYBE_SECRET = new RegExp(
+  [
+    ...['-----BEGIN ', 'AKIA', 'ASIA', 'ABIA', 'ACCA', 'aws', 'gh[pousr]_', 'github_pat_', 'xox[abprs]-', '_live_'],
+    ...['AIza', 'sk-', 'key', 'token', 'secret', 'passw', 'pwd', 'credential'],
+  ].join('|'),
+  'i',
+);
 
 /**
  * The rule a line breaks, if any: a known token shape, or (outside test code and fixtures) a high-entropy
