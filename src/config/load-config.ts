@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { zodProblems } from '../util/format-zod-issues.js';
+import { ONE_OFF_PARSE } from '../util/one-off-parse.js';
 import { parseJson } from '../util/parse-json.js';
 import { configSchema, type StarConfig } from './config-schema.js';
 
@@ -27,7 +28,7 @@ export async function loadConfig(root: string): Promise<{ config: StarConfig; fi
       'fix the JSON syntax or remove the file',
     );
   }
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema.safeParse(raw, ONE_OFF_PARSE);
   if (!parsed.success) {
     const lines = zodProblems(parsed.error).map((p) => `${CONFIG_FILE}: ${p.path}: ${p.message}`);
     throw new InputError(lines.join('\n'), 'see docs/configuration.md for the keys star.config.json accepts');

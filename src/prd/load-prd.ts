@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
 import { type FieldProblem, zodProblems } from '../util/format-zod-issues.js';
+import { ONE_OFF_PARSE } from '../util/one-off-parse.js';
 import { parseJson } from '../util/parse-json.js';
 import { checkPrdConsistency } from './check-prd-consistency.js';
 import { type Prd, prdSchema } from './prd-schema.js';
@@ -91,7 +92,7 @@ export function checkPrd(text: string): { prd?: Prd; problems: FieldProblem[]; s
     return { problems: [], syntaxError: (error as Error).message };
   }
   const problems = commonMistakes(raw);
-  const parsed = prdSchema.safeParse(raw);
+  const parsed = prdSchema.safeParse(raw, ONE_OFF_PARSE);
   if (!parsed.success) {
     const flagged = new Set(problems.map((p) => p.path));
     for (const p of zodProblems(parsed.error)) {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ONE_OFF_PARSE } from '../util/one-off-parse.js';
 import { parseJson } from '../util/parse-json.js';
 import { type ClaimFile, claimSchema } from './claim-schema.js';
 
@@ -25,7 +26,7 @@ export async function readClaimFile(file: string): Promise<ClaimFileResult> {
   } catch (error) {
     return { kind: 'invalid', reason: `not valid JSON (${(error as Error).message})`, text };
   }
-  const parsed = claimSchema.safeParse(raw);
+  const parsed = claimSchema.safeParse(raw, ONE_OFF_PARSE);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     return {

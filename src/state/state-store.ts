@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type * as z from 'zod';
 import { ExitCode, StarError } from '../errors.js';
+import { ONE_OFF_PARSE } from '../util/one-off-parse.js';
 import { parseJson } from '../util/parse-json.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { type RunState, runStateSchema, STATE_SCHEMA_VERSION } from './state-schema.js';
@@ -46,7 +47,7 @@ export async function readStateFile<T>(
       'upgrade star-loop, or move the file aside to start a new run',
     );
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, ONE_OFF_PARSE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new StarError(

@@ -10,6 +10,7 @@ import { refreshFingerprint } from '../safety/fingerprints.js';
 import { keepEvidence } from '../safety/keep-evidence.js';
 import type { Finding } from '../state/finding-schema.js';
 import type { VerifierRecord } from '../state/state-schema.js';
+import { ONE_OFF_PARSE } from '../util/one-off-parse.js';
 import { parseJson } from '../util/parse-json.js';
 import { verdictSchema } from './verdict-schema.js';
 import type { VerifyContext } from './verify-context.js';
@@ -57,7 +58,7 @@ export function readVerdict(
   } catch (error) {
     return reject(`the verdict is not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = verdictSchema.safeParse(raw);
+  const parsed = verdictSchema.safeParse(raw, ONE_OFF_PARSE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return reject(`verdict ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
