@@ -1,4 +1,5 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const HOOKS = [
@@ -29,22 +30,37 @@ const PUSH_PREFIXES = ['https://', 'http://', 'ssh://', 'git://', 'file://', 'gi
 export const BLOCKED_SCHEME = 'star-loop-push-blocked::';
 
 /**
- * Writes `.star/hooks/`: a pre-push hook that refuses, and for every other hook a wrapper that runs the
- * repository's own hook (from `originalHooks`), so the agent's commits still go through the project's hooks.
+ * Writes `.star/hooks/` afresh: a pre-push hook that refuses, and for each hook the repository has (an
+ * executable in `originalHooks`) a wrapper that runs it, so the agent's commits still go through the
+ * project's hooks. A hook the repository does not have gets no wrapper: git then starts no process for it
+ * (a commit fires up to six hooks; empty wrappers cost the agent a shell each, ~7 ms a commit).
  */
 export async function writePushBlockingHooks(dir: string, originalHooks: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  for (const name of HOOKS) {
-    const hook = join(originalHooks, name);
-    await writeFile(join(dir, name), `#!/bin/sh\n[ -x "${hook}" ] || exit 0\nexec "${hook}" "$@"\n`);
-    await chmod(join(dir, name), 0o755);
-  }
-  await writeFile(
-    join(dir, 'pre-push'),
-    '#!/bin/sh\necho "star-loop: git push is blocked while a loop runs (star-loop --allow-push permits it)" ' +
-      '>&2\nexit 1\n',
+  const present = await Promise.all(
+    HOOKS.map((name) =>
+      access(join(originalHooks, name), constants.X_OK).then(
+        () => name,
+        () => undefined,
+      ),
+    ),
   );
-  await chmod(join(dir, 'pre-push'), 0o755);
+  const write = (name: string, text: string) => writeFile(join(dir, name), text, { mode: 0o755 });
+  await Promise.all([
+    ...present
+      .filter((name) => name !== undefined)
+      .map((name) => {
+        const hook = join(originalHooks, name);
+        // Checked again when it runs: the hook may be gone by then.
+        return write(name, `#!/bin/sh\n[ -x "${hook}" ] || exit 0\nexec "${hook}" "$@"\n`);
+      }),
+    write(
+      'pre-push',
+      '#!/bin/sh\necho "star-loop: git push is blocked while a loop runs (star-loop --allow-push permits it)" ' +
+        '>&2\nexit 1\n',
+    ),
+  ]);
 }
 
 /**
