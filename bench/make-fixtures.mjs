@@ -1,7 +1,7 @@
 // Benchmark fixtures, made once and kept in bench/.fixtures (git-ignored): a small repository and one with
 // 100,000 files. Each is a git repository on branch `work` with a no-op gate in star.config.json.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd, stdio: 'ignore' });
@@ -30,6 +30,21 @@ function finish(dir) {
   writeFileSync(join(dir, '.git', 'bench-fixture-ready'), '');
 }
 
+/**
+ * A fixture as it was made: its work branch back at the fixture commit, and star-loop's refs, reflogs, state
+ * and evidence store from earlier benches gone — they pile up (a work file thousands of lines long, thousands
+ * of refs) and would make each bench slower than the last.
+ */
+function reset(dir) {
+  git(dir, 'checkout', '-qf', 'work');
+  git(dir, 'reset', '-q', '--hard', 'main');
+  git(dir, 'clean', '-qfdx');
+  const refs = execFileSync('git', ['for-each-ref', '--format=delete %(refname)', 'refs/star-loop'], { cwd: dir });
+  if (refs.length > 0) execFileSync('git', ['update-ref', '--stdin'], { cwd: dir, input: refs });
+  git(dir, 'reflog', 'expire', '--expire=all', '--all');
+  rmSync(join(dir, '.git', 'star-loop'), { recursive: true, force: true });
+}
+
 export function ensureFixtures(root) {
   const small = join(root, 'small');
   const big = join(root, 'big');
@@ -47,5 +62,6 @@ export function ensureFixtures(root) {
     }
     finish(big);
   }
+  for (const dir of [small, big]) reset(dir);
   return { small, big };
 }
