@@ -97,15 +97,20 @@ async function secrets(
         detail: `a secret (${rule}) was added at ${file}:${line}; it is not shown here`,
       });
   };
-  if (from && head && from !== head) {
+  // What the agent committed, asked of git at once: the diff's added lines, the files, the messages.
+  const [diff, changedFiles, messages] =
+    from && head && from !== head
+      ? await Promise.all([git.unifiedDiff(from, head), git.changedFiles(from, head), git.commitMessages(from, head)])
+      : [undefined, [], []];
+  if (diff !== undefined) {
     const textual = new Set<string>();
-    for (const file of parseUnifiedDiff(await git.unifiedDiff(from, head))) {
+    for (const file of parseUnifiedDiff(diff)) {
       if (file.path) textual.add(file.path);
       for (const l of file.added) scan(file.path, l.line, l.text);
     }
     // A committed file the diff shows no lines of (binary: "Binary files differ"): its whole content, streamed.
     const uncommitted = new Set(working.map((w) => w.path));
-    for (const f of await git.changedFiles(from, head)) {
+    for (const f of changedFiles) {
       if (f.status.startsWith('D') || textual.has(f.path) || uncommitted.has(f.path)) continue;
       await scanFile(join(root, f.path), (line, n) => scan(f.path, n, line));
     }
@@ -129,8 +134,7 @@ async function secrets(
     }
   }
   // A secret in a commit message or a file name is committed all the same.
-  const committed = Boolean(from && head && from !== head);
-  for (const message of committed && from && head ? await git.commitMessages(from, head) : []) {
+  for (const message of messages) {
     const rule = message.text
       .split('\n')
       .map((l) => secretRuleOf(l))
@@ -142,7 +146,7 @@ async function secrets(
         detail: `a secret (${rule}) is in the message of commit ${commit}; it is not shown here`,
       });
   }
-  const changed = committed && from && head ? await git.filesChangedBetween(from, head) : [];
+  const changed = changedFiles.flatMap((f) => (f.oldPath ? [f.oldPath, f.path] : [f.path]));
   for (const path of new Set([...working.map((c) => c.path), ...changed])) {
     const rule = secretRuleOf(path);
     if (rule)
