@@ -86,16 +86,19 @@ async function secrets(
   working: readonly WorkingChange[],
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
+  const reported = new Set<string>();
   const scan = (file: string, line: number, text: string) => {
     const rule = secretRuleOf(text, file);
-    // The finding names the rule, the file and the line. Never the value.
-    if (rule)
+    // Once each (a very long line is read in parts). The finding names the rule, file and line, never the value.
+    if (rule && !reported.has(`${file}\0${line}\0${rule}`)) {
+      reported.add(`${file}\0${line}\0${rule}`);
       findings.push({
         rule: `secret:${rule}`,
         file,
         line,
         detail: `a secret (${rule}) was added at ${file}:${line}; it is not shown here`,
       });
+    }
   };
   // What the agent committed, asked of git at once: the diff's added lines, the files, the messages.
   const [diff, changedFiles, messages] =

@@ -42,6 +42,27 @@ describe('candidateLines: the lines a secret could be on, numbered as git number
     ]);
   });
 
+  it('reads a line longer than the limit in parts: memory stays bounded, a key anywhere in it is found', async () => {
+    const key = 'AKIAZ7QW3XK2PL9MNB4T';
+    const zeros = '\0'.repeat(10_000);
+    // The key first in one chunk, straddling a cut, and last; the limit is 2,000 characters here (1 MiB).
+    for (const at of [0, 5_000, 9_990, 10_000]) {
+      const line = `${zeros.slice(0, at)}${key}${zeros.slice(at)}`;
+      const chunks = ['before\n', ...(line.match(/[\s\S]{1,700}/g) ?? []), '\nafter\n'];
+      const parts: Array<[number, string]> = [];
+      await candidateLines(chunks, (text, n) => parts.push([n, text]), 2_000);
+      expect(
+        parts.every(([n]) => n === 2),
+        `key at ${at}`,
+      ).toBe(true);
+      expect(
+        parts.some(([, text]) => secretRuleOf(text) === 'aws-access-key-id'),
+        `key at ${at}`,
+      ).toBe(true);
+      expect(Math.max(...parts.map(([, text]) => text.length))).toBeLessThan(2_000 + 700 + 4096 + 1);
+    }
+  });
+
   it('misses no line a rule catches: every known shape and secret-like name contains the trigger', () => {
     const samples = [
       '-----BEGIN RSA PRIVATE KEY-----',
