@@ -48,6 +48,9 @@ export async function surveyProject(input: {
   flags: RunFlags;
   hint: string;
 }): Promise<Survey> {
+  // The trial sandbox needs nothing of the project: it starts first and runs beside everything else.
+  const sandboxProbe = probeSandbox();
+  sandboxProbe.catch(() => undefined);
   const root = await repositoryRoot(input.cwd, input.hint);
   const { config } = await loadConfig(root);
   const options = await resolveRunOptions({
@@ -66,7 +69,7 @@ export async function surveyProject(input: {
     readGitState(git),
     discoverGates(root, options.gates),
     findExecutable(adapter.executable({ agentCmd: options.agentCmd })),
-    probeSandbox(),
+    sandboxProbe,
   ]);
   const { gates, dropped: droppedGates } = discovered;
   const gateFiles = await filesGatesRun(repoFiles(root), gates);
