@@ -78,16 +78,21 @@ export async function runRecon(cwd: string, taskWords: string[], flags: RunFlags
   const { root, options, adapter, git, gitState, gates, prd } = survey;
   if (prd && options.story) checkStory(prd, options);
   const target = options.branch ?? prd?.prd.branchName;
-  await refuseBadBranchName(git, target, options.branch ? '--branch' : `${targetOf(options)}: branchName`);
+  // Asked side by side: a bad name is refused whatever the others found (asking git whether
+  // `refs/heads/<bad name>` exists is harmless).
+  const [, previous, targetExists] = await Promise.all([
+    refuseBadBranchName(git, target, options.branch ? '--branch' : `${targetOf(options)}: branchName`),
+    options.worktree ? undefined : readState(starPaths(root).state).catch(() => undefined),
+    target ? git.branchExists(target) : false,
+  ]);
   // A runner killed mid-iteration leaves its agent's uncommitted work: that is not the user's, and the run
   // that continues commits it first.
-  const previous = options.worktree ? undefined : await readState(starPaths(root).state).catch(() => undefined);
   if (previous?.current && previous.status !== 'finished') options.allowDirty = true;
   const workspace = decideWorkspace({
     options,
     git: gitState,
     target,
-    targetExists: target ? await git.branchExists(target) : false,
+    targetExists,
     worktreeExists: options.worktree && existsSync(worktreeDir(root, target ?? defaultLoopBranch(options))),
   });
   // The invocation is pure: built once here with an empty prompt to show what will run.
