@@ -68,10 +68,15 @@ export async function beginIteration(
     state.records.filter((r) => r.safety.length > 0 || r.verdict === 'accepted').map((r) => r.n),
   );
   await ctx.runs.prune(evidence);
-  await mkdir(runDir, { recursive: true });
   const startedAt = new Date();
-
-  const prdNow = options.prdFile ? await readPrdNow(options.prdFile) : undefined;
+  // What does not depend on the others, side by side. A claim is consumed: whatever an earlier iteration or
+  // a killed run left never counts.
+  const [, prdNow, startHead] = await Promise.all([
+    mkdir(runDir, { recursive: true }),
+    options.prdFile ? readPrdNow(options.prdFile) : undefined,
+    git.head(),
+    rm(paths.claim, { force: true }),
+  ]);
   if (prdNow && !prdNow.loaded)
     throw new InputError(
       `prd.json cannot be read at iteration ${n}: ${prdNow.error}`,
@@ -83,23 +88,24 @@ export async function beginIteration(
     ? selectNextStory(prd.prd, passed, new Set(state.parked.map((p) => p.story)), options.story)
     : undefined;
 
-  const startHead = await git.head();
-  const startTree = startHead ? await git.tree(startHead) : undefined;
   const workKey = story?.id ?? 'task';
   if (startHead && !state.workStarts[workKey]) state.workStarts[workKey] = startHead;
-  // A claim is consumed: whatever an earlier iteration or a killed run left never counts.
-  await rm(paths.claim, { force: true });
-  const planBefore = options.mode === 'task' ? await readOptional(paths.plan) : undefined;
+  const [startTree, planBefore, hints, journalTail] = await Promise.all([
+    startHead ? git.tree(startHead) : undefined,
+    options.mode === 'task' ? readOptional(paths.plan) : undefined,
+    // Without the sandbox an agent can write .star: hints changed since the last iteration began may be its.
+    takeHints(paths, n, ctx.sandbox ? undefined : lastAgentStart(state)),
+    readJournalTail(paths.journal),
+  ]);
 
   const prompt = buildPrompt({
-    // Without the sandbox an agent can write .star: hints changed since the last iteration began may be its.
-    hints: await takeHints(paths, n, ctx.sandbox ? undefined : lastAgentStart(state)),
+    hints,
     templates: ctx.templates,
     iteration: n,
     gates: ctx.gates,
     findings: state.pendingFindings,
     findingsFromClaim: state.pendingFromClaim,
-    journalTail: await readJournalTail(paths.journal),
+    journalTail,
     claimFile: '.star/claim.json',
     prd: prd && story ? { file: ctx.prdRelative ?? 'prd.json', prd: prd.prd, story, passed } : undefined,
     task: options.task ? { text: options.task, planFile: '.star/plan.md', plan: planBefore } : undefined,

@@ -104,8 +104,15 @@ export async function runSession(recon: Recon, rawArgs: string[], signals: StopS
   const opened = await openRun(recon);
   try {
     const { options, git, paths } = opened;
-    const env = await agentEnvironment(options.allowPush, git, paths);
-    const { state, continued } = resumeOrCreateState(await readState(paths.state), options.mode, plan.target);
+    // Independent reads and the hooks' writing, side by side.
+    const [env, previous, gitDir, dependencyDirs, templates] = await Promise.all([
+      agentEnvironment(options.allowPush, git, paths),
+      readState(paths.state),
+      git.gitCommonDir(),
+      findDependencyDirs(options.root),
+      loadTemplates(),
+    ]);
+    const { state, continued } = resumeOrCreateState(previous, options.mode, plan.target);
     state.branch = opened.branch;
     state.worktree = opened.worktree;
     state.limits = limitsOf(options);
@@ -126,9 +133,7 @@ export async function runSession(recon: Recon, rawArgs: string[], signals: StopS
         message: 'stopping after this iteration (Ctrl-C again, or `star-loop stop --now`, to stop at once)',
       }),
     );
-    const gitDir = await git.gitCommonDir();
     const evidence = new EvidenceStore(git, gitDir);
-    const dependencyDirs = await findDependencyDirs(options.root);
     const sandbox = openSandbox({
       dependencyDirs,
       decision: recon.sandbox,
@@ -147,7 +152,7 @@ export async function runSession(recon: Recon, rawArgs: string[], signals: StopS
       redactor,
       stop: signals.now.signal,
       gentle: signals.gentle,
-      templates: await loadTemplates(),
+      templates,
       gitDir,
       evidence,
       sandbox,
