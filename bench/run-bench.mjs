@@ -83,19 +83,37 @@ function gitStatusMs(repo) {
   return median(Array.from({ length: 9 }, () => timed('git', ['status', '--porcelain'], { cwd: repo }).ms));
 }
 
+/**
+ * Start-up against `node -e 0`: each ratio is taken within a round (node, --version, --dry-run back to back)
+ * and the median of those ratios reported. On a shared virtual machine node's own start moved between 90 and
+ * 140 ms within an hour; a ratio of two medians taken minutes apart read "met" and "missed" on one build.
+ */
 function startup() {
   const node = [];
   const version = [];
   const drySmall = [];
+  const versionRatio = [];
+  const dryRatio = [];
   const dryBig = [];
-  for (let i = 0; i < (quick ? 5 : 15); i++) {
-    node.push(timed(process.execPath, ['-e', '0']).ms);
-    version.push(timed(process.execPath, [BIN, '--version']).ms);
-    drySmall.push(timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--dry-run'], { cwd: fixtures.small }).ms);
+  for (let i = 0; i < (quick ? 9 : 21); i++) {
+    const n = timed(process.execPath, ['-e', '0']).ms;
+    const v = timed(process.execPath, [BIN, '--version']).ms;
+    const d = timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--dry-run'], { cwd: fixtures.small }).ms;
+    node.push(n);
+    version.push(v);
+    drySmall.push(d);
+    versionRatio.push(v / n);
+    dryRatio.push(d / n);
   }
   for (let i = 0; i < (quick ? 3 : 7); i++) dryBig.push(timed(process.execPath, [BIN, 'run', '--prd', 'prd.json', '--dry-run'], { cwd: fixtures.big }).ms);
-  const nodeMs = median(node);
-  return { nodeMs, versionMs: median(version), versionRatio: median(version) / nodeMs, dryRunSmallMs: median(drySmall), dryRunSmallRatio: median(drySmall) / nodeMs, dryRunBigMs: median(dryBig) };
+  return {
+    nodeMs: median(node),
+    versionMs: median(version),
+    versionRatio: median(versionRatio),
+    dryRunSmallMs: median(drySmall),
+    dryRunSmallRatio: median(dryRatio),
+    dryRunBigMs: median(dryBig),
+  };
 }
 
 /**
@@ -267,8 +285,8 @@ const rows = [
   ['processes star-loop starts per iteration, besides the agent and gates', processes, '≤ 3', results.processes.measured ? ok(results.processes.perIteration <= 3) : '—'],
   ['the sandbox per iteration (agent in bubblewrap, network gate)', `${results.sandboxMsPerIteration <= 0 ? 'no measurable cost' : `${f(results.sandboxMsPerIteration)} ms`} (${f(results.small.starMsPerIteration)} ms a loop sandboxed vs ${f(results.smallUnsandboxed.starMsPerIteration)} ms with --sandbox off)`, '≤ 50 ms', ok(results.sandboxMsPerIteration <= 50)],
   ['runner overhead per iteration, 100k-file repo', `${f(results.big.overheadMs)} ms = ${results.big.ratioToGitStatus.toFixed(2)} × git status (${f(results.big.gitStatusMs)} ms)`, '≤ 1.1 × git status', ok(results.big.ratioToGitStatus <= 1.1)],
-  ['star-loop --version', `${f(results.startup.versionMs)} ms = ${results.startup.versionRatio.toFixed(2)} × node -e 0 (${f(results.startup.nodeMs)} ms)`, '≤ 1.2 ×', ok(results.startup.versionRatio <= 1.2)],
-  ['run --dry-run, small repo', `${f(results.startup.dryRunSmallMs)} ms = ${results.startup.dryRunSmallRatio.toFixed(2)} × node -e 0`, '≤ 2 ×', ok(results.startup.dryRunSmallRatio <= 2)],
+  ['star-loop --version', `${f(results.startup.versionMs)} ms; ${results.startup.versionRatio.toFixed(2)} × node -e 0 (${f(results.startup.nodeMs)} ms), median of per-round ratios`, '≤ 1.2 ×', ok(results.startup.versionRatio <= 1.2)],
+  ['run --dry-run, small repo', `${f(results.startup.dryRunSmallMs)} ms; ${results.startup.dryRunSmallRatio.toFixed(2)} × node -e 0, median of per-round ratios`, '≤ 2 ×', ok(results.startup.dryRunSmallRatio <= 2)],
   ['start to the first agent spawn (baseline gates excluded)', `${f(results.firstSpawn.msToFirstAgent)} ms`, '≤ 150 ms', ok(results.firstSpawn.msToFirstAgent <= 150)],
   ['run --dry-run, 100k-file repo', `${f(results.startup.dryRunBigMs)} ms`, '≤ 1000 ms', ok(results.startup.dryRunBigMs <= 1000)],
   ['peak RSS, agent printing ' + `${results.memory.agentOutputBytes / 2 ** 20} MiB`, `${f(results.memory.peakRssMb)} MB`, '≤ 120 MB', ok(results.memory.peakRssMb <= 120)],
