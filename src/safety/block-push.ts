@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const HOOKS = [
@@ -46,7 +46,11 @@ export async function writePushBlockingHooks(dir: string, originalHooks: string)
       ),
     ),
   );
-  const write = (name: string, text: string) => writeFile(join(dir, name), text, { mode: 0o755 });
+  // chmod, not writeFile's mode: the umask filters that, and git silently skips a hook it cannot execute.
+  const write = async (name: string, text: string) => {
+    await writeFile(join(dir, name), text);
+    await chmod(join(dir, name), 0o755);
+  };
   await Promise.all([
     ...present
       .filter((name) => name !== undefined)

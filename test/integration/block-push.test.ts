@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -47,5 +47,24 @@ describe("the agent's hooks: the project's own run, a push is refused (real git)
     expect(hooked.exitCode).not.toBe(0);
     expect(hooked.stderr).toContain('git push is blocked while a loop runs');
     expect(await git(remote, 'for-each-ref')).toBe('');
+  });
+
+  it('makes every hook executable whatever the umask: git skips a hook that is not, and would let a push by', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const original = join(dir, '.git/hooks');
+    await mkdir(original, { recursive: true });
+    await writeFile(join(original, 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const hooks = join(dir, '.star/hooks');
+    const before = process.umask(0o177);
+    try {
+      await writePushBlockingHooks(hooks, original);
+    } finally {
+      process.umask(before);
+    }
+    for (const name of ['pre-commit', 'pre-push']) expect((await stat(join(hooks, name))).mode & 0o777).toBe(0o755);
+    const env = { ...process.env, ...pushBlockingEnv(process.env, hooks) };
+    await execa('git', ['init', '-q', '--bare', join(dir, 'remote.git')]);
+    const hooked = await execa('git', ['push', 'remote.git', 'HEAD:refs/heads/x'], { cwd: dir, env, reject: false });
+    expect(hooked.stderr).toContain('git push is blocked while a loop runs');
   });
 });
