@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import { type BigIntStats, existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runCapture } from '../proc/run-capture.js';
 import { runPiped } from '../proc/run-piped.js';
+import { commitFromIndex } from './commit-from-index.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV, splitConfigScopes } from './git-guard.js';
-import { BatchLookup, CommitWriter, commitText, RefWriter, TreeDiffs } from './long-running.js';
+import { Entries, entryMtimeNs, serializeIndex, smudged } from './index-file.js';
+import { BatchLookup, CommitWriter, commitText, RefWriter, TreeDiffs, TreeWriter } from './long-running.js';
 import {
   type ChangedFile,
   parseFlaggedEntries,
@@ -62,8 +65,10 @@ function trustedDrivers(root: string, configFile: string): Promise<TrustedReadin
  * Hand-made, not simple-git (decided, issue 19). What an iteration asks is not a process per call at all:
  * object lookups through one long-running `cat-file --batch-check`, refs and HEAD through `update-ref --stdin`,
  * name-status diffs through `diff-tree --stdin`, star-loop's commits through `hash-object --stdin-paths`
- * (long-running.ts), remote-tracking and branch refs, the git dirs and the config read once or from git's
- * files (read-refs.ts); what is left per iteration is `status`, `update-index` and `write-tree`. A library
+ * (long-running.ts), and on star-loop's own index its commits need no index process either: blobs through
+ * `hash-object --stdin-paths`, trees through `mktree --batch`, the index file written by star-loop
+ * (commit-from-index.ts); remote-tracking and branch refs, the git dirs and the config read once or from git's
+ * files (read-refs.ts). What is left per iteration is `status`. A library
  * that spawns a process per call cannot be as fast on that path. Elsewhere simple-git would not parse
  * anything: worktrees, branches, merges and init here run git and read its exit code, and the outputs parsed
  * (porcelain v1 `-z` status with its two-letter codes, name-status `-z`, `merge-tree --write-tree`) are ones
@@ -80,6 +85,7 @@ export class Git {
     this.refWriter = new RefWriter(guarded);
     this.headWriter = new RefWriter(guarded, HEAD_REASON);
     this.treeDiffs = new TreeDiffs(guarded);
+    this.treeWriter = new TreeWriter(guarded);
     const located = Git.located.get(root);
     Git.located.delete(root);
     if (located) {
@@ -240,6 +246,7 @@ export class Git {
   /** HEAD moved to star-loop's commit of the agent's work, through a long-running process too. */
   private readonly headWriter: RefWriter;
   private readonly treeDiffs: TreeDiffs;
+  private readonly treeWriter: TreeWriter;
   private readonly guarded: { cwd: string; env: NodeJS.ProcessEnv; prefix: readonly string[] };
 
   /** An object name, through the long-running lookup once keepAlive() was called, else `rev-parse`. */
@@ -265,6 +272,7 @@ export class Git {
     this.headWriter.close();
     this.treeDiffs.close();
     this.commitWriter?.close();
+    this.treeWriter.close();
   }
 
   /** HEAD's commit, or undefined in a repository with no commits yet. */
@@ -712,7 +720,9 @@ export class Git {
    * not a claim — claims are verified by re-running the gates. Returns the new commit, or undefined when
    * there was nothing to commit. `changes`: what `git status` listed just before (workingChanges), when
    * nothing has run since — with the index star-loop itself wrote last, only those paths are added, not
-   * the whole tree scanned a second time.
+   * the whole tree scanned a second time, and (kept alive, HEAD still at the tree that index records) without
+   * an index process: star-loop writes the blobs, the trees and the index itself (commit-from-index.ts),
+   * or leaves to `update-index` and `write-tree` what it cannot write exactly as they would.
    */
   async commitAll(message: string, changes?: readonly WorkingChange[]): Promise<string | undefined> {
     this.indexPath ??= this.raw(['rev-parse', '--path-format=absolute', '--git-path', 'index']).then((p) => p.trim());
@@ -726,15 +736,20 @@ export class Git {
       const env = { GIT_INDEX_FILE: scratch };
       const head = await this.head();
       const found = await stat(index, { bigint: true }).catch(() => undefined);
+      // The index star-loop wrote last, untouched since (its inode and change time say so: no one can set a
+      // ctime back), holds no flags (they were cleared in it) and matches the tree star-loop committed.
+      const own = found !== undefined && fileStamp(found) === this.ownIndex?.stamp;
+      const headTree = head ? await this.tree(head) : undefined;
+      if (own && changes && head && headTree && headTree === this.ownIndex?.tree) {
+        const fast = await this.commitWithoutIndexProcess(index, scratch, head, headTree, message, changes);
+        if (fast) return fast.commit;
+      }
       if (found) {
         // The copy keeps the index's mtime: git trusts an entry's stat data only when the file is older than
         // the index, so a newer copy would hide a same-size edit made in the second the index was written.
         await copyFile(index, scratch);
         await utimes(scratch, found.atime, found.mtime);
       } else if (head) await this.raw(['read-tree', head], env);
-      // The index star-loop wrote last, untouched since (its inode and change time say so: no one can set a
-      // ctime back), holds no flags: they were cleared in it. Any other index is asked.
-      const own = found !== undefined && fileStamp(found) === this.ownIndex;
       if (!own) {
         const flagged = parseFlaggedEntries(await this.raw(['ls-files', '-v', '-t', '-z'], env));
         // One flag per call: update-index applies only the last such option it is given.
@@ -752,24 +767,88 @@ export class Git {
         if (paths) await this.raw(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], env, paths);
       } else await this.raw(['add', '--all'], env);
       const tree = (await this.raw(['write-tree'], env)).trim();
-      let commit: string | undefined;
-      if (!head || tree !== (await this.tree(head))) {
-        commit = await this.writeCommit(tree, head ? [head] : [], message);
-        // Only while HEAD is still where the work was found (the old value is checked in both ways).
-        const moved = this.persistent && head !== undefined && (await this.headWriter.update('HEAD', commit, head));
-        if (!moved)
-          await this.raw(['update-ref', '-m', `star-loop: ${message.split('\n')[0]}`, 'HEAD', commit, head ?? '']);
-      }
+      const commit = await this.commitTo(tree, head, headTree, message);
       await rename(scratch, index);
-      this.ownIndex = fileStamp(await stat(index, { bigint: true }));
+      this.ownIndex = { stamp: fileStamp(await stat(index, { bigint: true })), tree };
       return commit;
     } finally {
       await rm(scratch, { force: true });
     }
   }
 
-  /** The index as star-loop left it after its last commit (see commitAll). */
-  private ownIndex?: string;
+  /** A commit of `tree` on `head` with HEAD moved to it, unless the tree is HEAD's (then undefined). */
+  private async commitTo(
+    tree: string,
+    head: string | undefined,
+    headTree: string | undefined,
+    message: string,
+  ): Promise<string | undefined> {
+    if (head && tree === headTree) return undefined;
+    const commit = await this.writeCommit(tree, head ? [head] : [], message);
+    // Only while HEAD is still where the work was found (the old value is checked in both ways).
+    const moved = this.persistent && head !== undefined && (await this.headWriter.update('HEAD', commit, head));
+    if (!moved)
+      await this.raw(['update-ref', '-m', `star-loop: ${message.split('\n')[0]}`, 'HEAD', commit, head ?? '']);
+    return commit;
+  }
+
+  /**
+   * commitAll from star-loop's own index, through long-running helpers (src/git/commit-from-index.ts): no
+   * process. Undefined when that cannot be done exactly as git would (the caller runs git's commands).
+   */
+  private async commitWithoutIndexProcess(
+    index: string,
+    scratch: string,
+    head: string,
+    headTree: string,
+    message: string,
+    changes: readonly WorkingChange[],
+  ): Promise<{ commit: string | undefined } | undefined> {
+    if (!this.persistent) return undefined;
+    const guard = await this.driverGuard();
+    const config = this.guardCache ? await this.guardCache.config : '';
+    // Without core.fileMode git keeps a file's recorded mode; that is left to git.
+    if (!/^(true|yes|on|1)?$/i.test(configValues(config, 'core.filemode').at(-1) ?? '')) return undefined;
+    const hashBytes = head.length / 2;
+    const built = await commitFromIndex(
+      this.root,
+      await readFile(index),
+      hashBytes,
+      [...new Set(changes.map((c) => c.path))],
+      {
+        hashFiles: (paths) => this.treeWriter.hashFiles(paths, [...ALWAYS_OFF, ...guard]),
+        makeTree: (entries) => this.treeWriter.makeTree(entries),
+        headSubtree: async (path) => (await this.batch.resolve(`${headTree}:${path}`)) ?? null,
+      },
+    );
+    if (typeof built === 'string') return undefined;
+    const commit = await this.commitTo(built.tree, head, headTree, message);
+    const write = async (entries: Entries) => {
+      const parts = serializeIndex(built.index, entries, built.cacheTree);
+      const hash = createHash(hashBytes === 32 ? 'sha256' : 'sha1');
+      for (const part of parts) hash.update(part);
+      const file = await open(scratch, 'w');
+      try {
+        await file.writev([...parts, hash.digest()]);
+        return await file.stat({ bigint: true });
+      } finally {
+        await file.close();
+      }
+    };
+    // An entry as new as the index itself is marked for git to compare by content (git's "racily clean").
+    const written = await write(built.entries);
+    const racy = new Set(built.written.filter((e) => entryMtimeNs(e) >= written.mtimeNs));
+    if (racy.size > 0) {
+      const parts = built.entries.parts.map((p) => ('from' in p || !racy.has(p) ? p : smudged(p)));
+      await write(new Entries(built.index, parts));
+    }
+    await rename(scratch, index);
+    this.ownIndex = { stamp: fileStamp(await stat(index, { bigint: true })), tree: built.tree };
+    return { commit };
+  }
+
+  /** The index as star-loop left it after its last commit (see commitAll), and the tree it records. */
+  private ownIndex?: { stamp: string; tree: string };
 }
 
 /** A file's identity and every time git or anyone can change about it. */

@@ -195,6 +195,57 @@ export class CommitWriter {
   }
 }
 
+/**
+ * Blobs of work-tree files written through one `git hash-object -w --stdin-paths` kept running (the driver
+ * guard in `prefix`: the filters that run are the user's, as for `git add`), and trees through one
+ * `git mktree --batch -z`: star-loop's commit needs no index process (src/git/commit-from-index.ts). Each
+ * answers null once its process failed; a new guard (the config changed) starts a new hasher.
+ */
+export class TreeWriter {
+  private hasher?: { server: LineServer; prefix: string };
+  private maker?: LineServer;
+
+  constructor(private readonly git: GuardedGit) {}
+
+  async hashFiles(paths: readonly string[], prefix: readonly string[]): Promise<string[] | null> {
+    try {
+      const key = prefix.join('\0');
+      if (this.hasher?.prefix !== key) {
+        this.hasher?.server.close();
+        const args = [...prefix, 'hash-object', '-w', '--stdin-paths'];
+        this.hasher = { server: startLineServer('git', args, this.git), prefix: key };
+      }
+      const { server } = this.hasher;
+      const ids = await Promise.all(paths.map((p) => server.ask(p)));
+      if (ids.every((id) => OBJECT_ID.test(id))) return ids;
+    } catch {
+      // below
+    }
+    this.close();
+    return null;
+  }
+
+  async makeTree(entries: readonly string[]): Promise<string | null> {
+    try {
+      this.maker ??= startLineServer('git', [...this.git.prefix, 'mktree', '--batch', '-z'], this.git);
+      // -z: each entry ends with NUL, and an empty one ends the tree.
+      const id = await this.maker.ask(entries.map((e) => `${e}\0`).join(''), '\0');
+      if (OBJECT_ID.test(id)) return id;
+    } catch {
+      // below
+    }
+    this.close();
+    return null;
+  }
+
+  close(): void {
+    this.hasher?.server.close();
+    this.maker?.close();
+    this.hasher = undefined;
+    this.maker = undefined;
+  }
+}
+
 /** What `commitText` needs: a commit's tree, parents, one identity for author and committer, a message. */
 export interface CommitParts {
   tree: string;

@@ -8,7 +8,8 @@ import { LineSplitter } from './line-splitter.js';
  * past the deadline: the child is killed then, so one that hangs cannot hold the run.
  */
 export interface AnswerServer<T> {
-  ask(line: string): Promise<T>;
+  /** `end`: what ends the request (a newline; `''` when the request carries its own end, e.g. NUL-framed). */
+  ask(line: string, end?: string): Promise<T>;
   /** A line the child answers nothing to (e.g. `update …` inside an update-ref transaction). */
   send(line: string): void;
   close(): void;
@@ -93,13 +94,13 @@ export function startAnswerServer<T>(
   child.stderr.resume();
   hold(false);
   return {
-    ask(line) {
+    ask(line, end = '\n') {
       if (failure) return Promise.reject(failure);
       return new Promise((resolve, reject) => {
         if (waiting.length === 0) hold(true);
         waiting.push({ resolve, reject });
         if (waiting.length === 1) watch();
-        child.stdin.write(`${line}\n`);
+        child.stdin.write(`${line}${end}`);
       });
     },
     send(line) {
