@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type BigIntStats, existsSync } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { onPath } from '../proc/find-executable.js';
 import { runCapture } from '../proc/run-capture.js';
 import { runPiped } from '../proc/run-piped.js';
 import { commitFromIndex } from './commit-from-index.js';
@@ -42,7 +43,7 @@ function trustedDrivers(root: string, configFile: string): Promise<TrustedReadin
   let trusted = trustedByRepo.get(configFile);
   if (!trusted) {
     const list = (args: string[]) =>
-      runCapture('git', ['config', '--list', '--includes', ...args, '-z'], { cwd: root, env: process.env });
+      runCapture(onPath('git'), ['config', '--list', '--includes', ...args, '-z'], { cwd: root, env: process.env });
     trusted = list(['--show-scope']).then(async (out) => {
       if (out.exitCode === 0) {
         const { all, repository } = splitConfigScopes(out.stdout);
@@ -102,7 +103,7 @@ export class Git {
   static async topLevel(cwd: string): Promise<string | undefined> {
     const env = { ...process.env, ...GUARDED_ENV };
     const args = ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'];
-    const out = await runCapture('git', [...ALWAYS_OFF, ...args], { cwd, env }).catch(() => undefined);
+    const out = await runCapture(onPath('git'), [...ALWAYS_OFF, ...args], { cwd, env }).catch(() => undefined);
     if (out?.exitCode !== 0) return undefined;
     const [root, gitDir, commonDir] = out.stdout.split('\n');
     if (root && gitDir && commonDir) Git.located.set(root, { gitDir, commonDir });
@@ -115,7 +116,7 @@ export class Git {
   /** A new repository (for the demo); star-loop never re-initialises an existing one. */
   static async init(dir: string, branch: string): Promise<Git> {
     const env = { ...process.env, ...GUARDED_ENV };
-    const out = await runCapture('git', [...ALWAYS_OFF, 'init', '--quiet', '--initial-branch', branch], {
+    const out = await runCapture(onPath('git'), [...ALWAYS_OFF, 'init', '--quiet', '--initial-branch', branch], {
       cwd: dir,
       env,
     });
@@ -164,8 +165,8 @@ export class Git {
     const unpack = [...ALWAYS_OFF, ...(await target.driverGuard()), 'unpack-objects', '-q'];
     const revs = `${[...include, ...exclude.map((c) => `^${c}`)].join('\n')}\n`;
     const out = await runPiped(
-      { command: 'git', args: pack, cwd: this.root, env },
-      { command: 'git', args: unpack, cwd: target.root, env },
+      { command: onPath('git'), args: pack, cwd: this.root, env },
+      { command: onPath('git'), args: unpack, cwd: target.root, env },
       revs,
     );
     if (out.exitCodes.some((code) => code !== 0)) throw new Error(out.stderr.trim() || 'copying objects failed');
@@ -188,7 +189,7 @@ export class Git {
   private async exec(args: string[], env?: Record<string, string>, input?: string) {
     const guard = [...ALWAYS_OFF, ...(await this.driverGuard())];
     const full = { ...process.env, ...GUARDED_ENV, ...env };
-    return runCapture('git', [...guard, ...args], { cwd: this.root, env: full, input });
+    return runCapture(onPath('git'), [...guard, ...args], { cwd: this.root, env: full, input });
   }
 
   private async raw(args: string[], env?: Record<string, string>, input?: string): Promise<string> {
@@ -208,7 +209,7 @@ export class Git {
    */
   private async driverGuard(): Promise<string[]> {
     const env = { ...process.env, ...GUARDED_ENV };
-    this.configFile ??= runCapture('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+    this.configFile ??= runCapture(onPath('git'), ['rev-parse', '--path-format=absolute', '--git-common-dir'], {
       cwd: this.root,
       env,
     }).then((dir) => (dir.exitCode === 0 ? join(dir.stdout.trim(), 'config') : undefined));
@@ -224,7 +225,7 @@ export class Git {
       const trusted = trustedDrivers(this.root, configFile);
       const current = trusted.then(async (reading) => {
         if (first && reading.repository !== undefined) return reading.repository;
-        const list = await runCapture('git', ['config', '--list', '--includes', '-z'], { cwd: this.root, env });
+        const list = await runCapture(onPath('git'), ['config', '--list', '--includes', '-z'], { cwd: this.root, env });
         return list.exitCode === 0 ? list.stdout : '';
       });
       const args = Promise.all([trusted, current]).then(([t, list]) => driverGuard(t.drivers, driverCommands(list)));
@@ -437,7 +438,7 @@ export class Git {
    */
   async hooksDir(): Promise<string> {
     const env = { ...process.env, ...GUARDED_ENV };
-    const out = await runCapture('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], {
+    const out = await runCapture(onPath('git'), ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], {
       cwd: this.root,
       env,
     });

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { onPath } from '../proc/find-executable.js';
 import { type AnswerServer, type LineServer, startAnswerServer, startLineServer } from '../proc/line-server.js';
 
 const OBJECT_ID = /^[0-9a-f]{40,64}$/;
@@ -23,7 +24,11 @@ export class BatchLookup {
 
   async resolve(name: string): Promise<string | undefined | null> {
     try {
-      this.server ??= startLineServer('git', [...this.git.prefix, 'cat-file', '--batch-check=%(objectname)'], this.git);
+      this.server ??= startLineServer(
+        onPath('git'),
+        [...this.git.prefix, 'cat-file', '--batch-check=%(objectname)'],
+        this.git,
+      );
       const line = await this.server.ask(name);
       return OBJECT_ID.test(line) ? line : undefined;
     } catch {
@@ -55,7 +60,11 @@ export class RefWriter {
   async update(ref: string, commit: string, old?: string): Promise<boolean> {
     try {
       const reason = this.message === undefined ? [] : ['-m', this.message];
-      this.server ??= startLineServer('git', [...this.git.prefix, 'update-ref', ...reason, '--stdin'], this.git);
+      this.server ??= startLineServer(
+        onPath('git'),
+        [...this.git.prefix, 'update-ref', ...reason, '--stdin'],
+        this.git,
+      );
       if ((await this.server.ask('start')) !== 'start: ok') throw new Error('update-ref: no transaction');
       this.server.send(`update ${ref} ${commit}${old === undefined ? '' : ` ${old}`}`);
       if ((await this.server.ask('commit')) === 'commit: ok') return true;
@@ -95,7 +104,7 @@ export class TreeDiffs {
       if (!this.running) {
         const expected: Array<{ from: string; to: string }> = [];
         const args = [...this.git.prefix, 'diff-tree', '--stdin', '-r', '-z', '-M', '--name-status', '--always'];
-        const server = startAnswerServer<string | null>('git', args, this.git, (answer) =>
+        const server = startAnswerServer<string | null>(onPath('git'), args, this.git, (answer) =>
           this.framer(expected, answer),
         );
         this.running = { server, expected };
@@ -174,7 +183,7 @@ export class CommitWriter {
     const next = this.queue.then(async () => {
       try {
         const args = [...this.git.prefix, 'hash-object', '-t', 'commit', '-w', '--stdin-paths'];
-        this.server ??= startLineServer('git', args, this.git);
+        this.server ??= startLineServer(onPath('git'), args, this.git);
         await writeFile(this.scratch, text);
         const id = await this.server.ask(this.scratch);
         if (OBJECT_ID.test(id)) return id;
@@ -213,7 +222,7 @@ export class TreeWriter {
       if (this.hasher?.prefix !== key) {
         this.hasher?.server.close();
         const args = [...prefix, 'hash-object', '-w', '--stdin-paths'];
-        this.hasher = { server: startLineServer('git', args, this.git), prefix: key };
+        this.hasher = { server: startLineServer(onPath('git'), args, this.git), prefix: key };
       }
       const { server } = this.hasher;
       const ids = await Promise.all(paths.map((p) => server.ask(p)));
@@ -227,7 +236,7 @@ export class TreeWriter {
 
   async makeTree(entries: readonly string[]): Promise<string | null> {
     try {
-      this.maker ??= startLineServer('git', [...this.git.prefix, 'mktree', '--batch', '-z'], this.git);
+      this.maker ??= startLineServer(onPath('git'), [...this.git.prefix, 'mktree', '--batch', '-z'], this.git);
       // -z: each entry ends with NUL, and an empty one ends the tree.
       const id = await this.maker.ask(entries.map((e) => `${e}\0`).join(''), '\0');
       if (OBJECT_ID.test(id)) return id;

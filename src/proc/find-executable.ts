@@ -1,4 +1,4 @@
-import { accessSync } from 'node:fs';
+import { accessSync, statSync } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 
@@ -34,4 +34,35 @@ export function isOnPath(name: string, path = process.env.PATH ?? ''): boolean {
         return false;
       }
     });
+}
+
+/** Absolute paths found by `onPath`, by name and PATH. */
+const found = new Map<string, string>();
+
+/**
+ * `name` as the absolute path of the first executable of that name in PATH's absolute folders, looked up
+ * once per PATH, or `name` itself when none is found (the spawn then fails as it would). A bare name makes
+ * every spawn try each folder of PATH in turn before the right one (ten failed execs on a machine with
+ * version managers' shims first): star-loop starts git many times a run.
+ */
+export function onPath(name: string, path = process.env.PATH ?? ''): string {
+  const key = `${name}\0${path}`;
+  let hit = found.get(key);
+  if (hit === undefined) {
+    hit =
+      path
+        .split(delimiter)
+        .filter((dir) => isAbsolute(dir))
+        .map((dir) => join(dir, name))
+        .find((file) => {
+          try {
+            accessSync(file, constants.X_OK);
+            return statSync(file).isFile();
+          } catch {
+            return false;
+          }
+        }) ?? name;
+    found.set(key, hit);
+  }
+  return hit;
 }
