@@ -28,6 +28,8 @@ export function ownProcesses(trace) {
     const [, file, args] = ex;
     if (file.endsWith('/claude')) continue;
     const list = args.split(', ').map((a) => a.replace(/^"|"$/g, '')).slice(1);
+    // The fake agent's commit is known by its -c pairs, before they are dropped below.
+    if (AGENT.some((re) => re.test(`${file.split('/').pop()} ${list.join(' ')}`))) continue;
     // git's global options (star-loop's guard: -c pairs, -C, --git-dir…) say nothing of what it does.
     while (list[0] === '-c' || list[0] === '-C' || /^--(git-dir|work-tree|no-optional-locks|literal)/.test(list[0] ?? ''))
       list.splice(0, list[0] === '-c' || list[0] === '-C' ? 2 : 1);
