@@ -396,15 +396,13 @@ export class Git {
 
   /** Every commit's full message between two commits (at most `max`), for the secret scan. */
   async commitMessages(from: string, to: string, max = 200): Promise<Array<{ commit: string; text: string }>> {
-    const out = await this.raw(['log', `--max-count=${max}`, '--format=%H%x00%B%x00%x00', `${from}..${to}`]);
-    return out
-      .split('\0\0')
-      .map((entry) => entry.replace(/^\n/, ''))
-      .filter((entry) => entry.includes('\0'))
-      .map((entry) => {
-        const [commit = '', text = ''] = entry.split('\0');
-        return { commit, text };
-      });
+    // -z: commits end with NUL, so an empty message (`--allow-empty-message`) is an empty field, not a gap.
+    const out = await this.raw(['log', '-z', `--max-count=${max}`, '--format=%H%x00%B', `${from}..${to}`]);
+    const fields = out.split('\0');
+    const messages: Array<{ commit: string; text: string }> = [];
+    for (let i = 0; i + 1 < fields.length; i += 2)
+      messages.push({ commit: fields[i] ?? '', text: fields[i + 1] ?? '' });
+    return messages;
   }
 
   /** A file's content at a commit, or undefined when it does not exist there. */

@@ -246,6 +246,21 @@ describe('Git (the only owner of git), on real repositories', () => {
     expect((await execa('git', ['fsck', '--strict', '--no-dangling'], { cwd: dir })).exitCode).toBe(0);
   });
 
+  it('commitMessages: every commit with its own message, an empty message too (git log, not kept alive)', async () => {
+    const dir = await gitdir({ 'a.txt': 'a\n' });
+    const start = await git(dir, 'rev-parse', 'HEAD');
+    const ids: string[] = [];
+    for (const message of ['first\n\nbody', '', 'third']) {
+      await git(dir, 'commit', '-q', '--allow-empty', '--allow-empty-message', '-m', message);
+      ids.unshift(await git(dir, 'rev-parse', 'HEAD'));
+    }
+    expect(await new Git(dir).commitMessages(start, ids[0] as string)).toEqual([
+      { commit: ids[0], text: 'third\n' },
+      { commit: ids[1], text: '' },
+      { commit: ids[2], text: 'first\n\nbody\n' },
+    ]);
+  });
+
   it('reports no HEAD in a repository without commits, and the files changed between commits', async () => {
     const empty = await gitdir({}, { commit: false });
     expect(await new Git(empty).head()).toBeUndefined();
