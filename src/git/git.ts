@@ -9,6 +9,7 @@ import { commitFromIndex } from './commit-from-index.js';
 import { ALWAYS_OFF, driverCommands, driverGuard, GUARDED_ENV, splitConfigScopes } from './git-guard.js';
 import { Entries, entryMtimeNs, serializeIndex, smudged } from './index-file.js';
 import { BatchLookup, CommitWriter, commitText, RefWriter, TreeDiffs, TreeWriter } from './long-running.js';
+import { ObjectReader } from './object-reader.js';
 import {
   type ChangedFile,
   parseFlaggedEntries,
@@ -19,6 +20,7 @@ import {
   parseStatusZ,
   type WorkingChange,
 } from './parse-git-output.js';
+import { PatchDiffs } from './patch-diffs.js';
 import { readRefs } from './read-refs.js';
 
 const FALLBACK_IDENTITY = { name: 'star-loop', email: 'star-loop@localhost' };
@@ -68,8 +70,9 @@ function trustedDrivers(root: string, configFile: string): Promise<TrustedReadin
  * name-status diffs through `diff-tree --stdin`, star-loop's commits through `hash-object --stdin-paths`
  * (long-running.ts), and on star-loop's own index its commits need no index process either: blobs through
  * `hash-object --stdin-paths`, trees through `mktree --batch`, the index file written by star-loop
- * (commit-from-index.ts); remote-tracking and branch refs, the git dirs and the config read once or from git's
- * files (read-refs.ts). What is left per iteration is `status`. A library
+ * (commit-from-index.ts); an agent's own commits (without the sandbox) read through `diff-tree --stdin -p`
+ * and `cat-file --batch` (patch-diffs.ts, object-reader.ts); remote-tracking and branch refs, the git dirs and
+ * the config read once or from git's files (read-refs.ts). What is left per iteration is `status`. A library
  * that spawns a process per call cannot be as fast on that path. Elsewhere simple-git would not parse
  * anything: worktrees, branches, merges and init here run git and read its exit code, and the outputs parsed
  * (porcelain v1 `-z` status with its two-letter codes, name-status `-z`, `merge-tree --write-tree`) are ones
@@ -86,6 +89,8 @@ export class Git {
     this.refWriter = new RefWriter(guarded);
     this.headWriter = new RefWriter(guarded, HEAD_REASON);
     this.treeDiffs = new TreeDiffs(guarded);
+    this.patches = new PatchDiffs(guarded, UNIFIED);
+    this.objects = new ObjectReader(guarded);
     this.treeWriter = new TreeWriter(guarded);
     const located = Git.located.get(root);
     Git.located.delete(root);
@@ -247,6 +252,9 @@ export class Git {
   /** HEAD moved to star-loop's commit of the agent's work, through a long-running process too. */
   private readonly headWriter: RefWriter;
   private readonly treeDiffs: TreeDiffs;
+  /** The secret scan's patches and commit messages, without the sandbox (the agent commits itself). */
+  private readonly patches: PatchDiffs;
+  private readonly objects: ObjectReader;
   private readonly treeWriter: TreeWriter;
   private readonly guarded: { cwd: string; env: NodeJS.ProcessEnv; prefix: readonly string[] };
 
@@ -272,6 +280,8 @@ export class Git {
     this.refWriter.close();
     this.headWriter.close();
     this.treeDiffs.close();
+    this.patches.close();
+    this.objects.close();
     this.commitWriter?.close();
     this.treeWriter.close();
   }
@@ -350,9 +360,16 @@ export class Git {
     if (!diff) {
       // The name-status one between two commits, asked every iteration, through the long-running diff-tree
       // (which reads a pair of trees differently, and ends its answer for them with no NUL to frame it by).
+      // The patch of the agent's commits (the secret scan) through the long-running diff-tree too.
+      const server =
+        args === NAME_STATUS
+          ? () => this.treeDiffs.nameStatus(from, to)
+          : args === UNIFIED
+            ? () => this.patches.patch(from, to)
+            : undefined;
       const fast =
-        this.persistent && args === NAME_STATUS
-          ? this.bothCommits(from, to).then((commits) => (commits ? this.treeDiffs.nameStatus(from, to) : null))
+        this.persistent && server
+          ? this.bothCommits(from, to).then((commits) => (commits ? server() : null))
           : undefined;
       diff = fast
         ? fast.then((out) => out ?? this.raw(['diff', ...args, from, to]))
@@ -384,8 +401,7 @@ export class Git {
 
   /** The zero-context unified diff between two commits (renames followed), for line-level checks. */
   async unifiedDiff(from: string, to: string): Promise<string> {
-    // --text: a `-diff` or `binary` attribute must not hide text from the checks; no textconv, no external diff.
-    return this.diffOf(['-U0', '--no-color', '--text', '--no-textconv', '--no-ext-diff', '-M'], from, to);
+    return this.diffOf(UNIFIED, from, to);
   }
 
   /** `hash subject` lines of the commits in `from..to`, newest first. */
@@ -396,6 +412,8 @@ export class Git {
 
   /** Every commit's full message between two commits (at most `max`), for the secret scan. */
   async commitMessages(from: string, to: string, max = 200): Promise<Array<{ commit: string; text: string }>> {
+    const walked = this.persistent ? await this.messagesAlong(from, to, max) : undefined;
+    if (walked) return walked;
     // -z: commits end with NUL, so an empty message (`--allow-empty-message`) is an empty field, not a gap.
     const out = await this.raw(['log', '-z', `--max-count=${max}`, '--format=%H%x00%B', `${from}..${to}`]);
     const fields = out.split('\0');
@@ -403,6 +421,34 @@ export class Git {
     for (let i = 0; i + 1 < fields.length; i += 2)
       messages.push({ commit: fields[i] ?? '', text: fields[i + 1] ?? '' });
     return messages;
+  }
+
+  /**
+   * commitMessages read through the long-running `cat-file --batch`, when `from..to` is a line of commits
+   * (each with one parent, `to` back to `from` within `max`: what an agent's commits are); otherwise, or
+   * for a message in another encoding (git log would convert it), undefined: git log is asked.
+   */
+  private async messagesAlong(
+    from: string,
+    to: string,
+    max: number,
+  ): Promise<Array<{ commit: string; text: string }> | undefined> {
+    if (!/^[0-9a-f]{40,64}$/.test(from) || !/^[0-9a-f]{40,64}$/.test(to)) return undefined;
+    const out: Array<{ commit: string; text: string }> = [];
+    for (let id = to; ; ) {
+      if (id === from) return out;
+      // More than `max`: git log picks the newest by date, which a line need not be in (clocks move back).
+      if (out.length === max) return undefined;
+      const object = await this.objects.read(id);
+      if (object?.type !== 'commit') return undefined;
+      const text = object.data.toString('utf8');
+      const end = text.indexOf('\n\n');
+      const headers = (end < 0 ? text : text.slice(0, end)).split('\n');
+      const parents = headers.filter((h) => h.startsWith('parent ')).map((h) => h.slice(7));
+      if (parents.length !== 1 || headers.some((h) => h.startsWith('encoding '))) return undefined;
+      out.push({ commit: id, text: end < 0 ? '' : text.slice(end + 2) });
+      id = parents[0] as string;
+    }
   }
 
   /** A file's content at a commit, or undefined when it does not exist there. */
@@ -867,6 +913,12 @@ const IDENTITY_ENV = [
 
 /** `git diff` arguments of the name-status diff (renames followed), the one asked every iteration. */
 const NAME_STATUS: readonly string[] = ['--name-status', '-z', '-M'];
+
+/**
+ * `git diff` arguments of the zero-context patch the secret scan reads. --text: a `-diff` or `binary`
+ * attribute must not hide text from the checks; no textconv, no external diff.
+ */
+const UNIFIED: readonly string[] = ['-U0', '--no-color', '--text', '--no-textconv', '--no-ext-diff', '-M'];
 
 /** The reflog's reason when star-loop moves HEAD to its commit of the agent's work. */
 const HEAD_REASON = "star-loop: committed the agent's work";
