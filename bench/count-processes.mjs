@@ -47,16 +47,25 @@ export function processesPerIteration(repo, env, bin, extra = []) {
     rmSync(join(repo, '.star'), { recursive: true, force: true });
     const out = join(dir, `trace-${n}`);
     const args = ['run', '--prompt', 'PROMPT.md', '--verify', 'off', '--max-iterations', String(n), '--stall-after', '1000', ...extra];
-    spawnSync('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', out, process.execPath, bin, ...args], {
+    const r = spawnSync('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', out, process.execPath, bin, ...args], {
       cwd: repo,
       env,
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    // A run that stopped early (exit 3 is --max-iterations reached) would count its start-up as iterations.
+    if (r.status !== 3) throw new Error(`star-loop exited ${r.status} under strace: ${String(r.stderr).slice(-500)}`);
     return ownProcesses(readFileSync(out, 'utf8'));
   };
-  const two = run(2);
-  const six = run(6);
-  rmSync(dir, { recursive: true, force: true });
+  let two;
+  let six;
+  try {
+    two = run(2);
+    six = run(6);
+  } catch (error) {
+    return { measured: false, reason: error.message };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const per = [];
   for (const [name, count] of six) {
     const d = (count - (two.get(name) ?? 0)) / 4;

@@ -43,6 +43,12 @@ function reset(dir) {
   if (refs.length > 0) execFileSync('git', ['update-ref', '--stdin'], { cwd: dir, input: refs });
   git(dir, 'reflog', 'expire', '--expire=all', '--all');
   rmSync(join(dir, '.git', 'star-loop'), { recursive: true, force: true });
+  // The objects earlier benches wrote, unreachable now, go too; and no automatic gc: past git's threshold of
+  // loose objects every commit (the bare loop's agent, or star-loop's) started a repack in the background,
+  // which ran into the next measurements and counted as a process of an iteration.
+  git(dir, 'prune', '--expire=now');
+  git(dir, 'config', 'gc.auto', '0');
+  git(dir, 'config', 'maintenance.auto', 'false');
 }
 
 export function ensureFixtures(root) {
