@@ -1,7 +1,8 @@
 import { InputError } from '../errors.js';
 import { repositoryRoot } from '../recon/refusals.js';
-import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../state/fleet-state-schema.js';
+import { fleetStateSchema } from '../state/fleet-state-schema.js';
 import { latestIsFleet } from '../state/latest-is-fleet.js';
+import { FLEET_SCHEMA_VERSION } from '../state/schema-versions.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, readStateFile } from '../state/state-store.js';
 

@@ -3,9 +3,10 @@ import { repositoryRoot } from '../recon/refusals.js';
 import { describeFleetStatus, renderFleetStatus } from '../report/describe-fleet-status.js';
 import { describeRunStatus, renderRunStatus } from '../report/describe-run-status.js';
 import { printLine } from '../report/terminal-output.js';
-import { FLEET_SCHEMA_VERSION, fleetStateSchema } from '../state/fleet-state-schema.js';
+import { fleetStateSchema } from '../state/fleet-state-schema.js';
 import { latestIsFleet } from '../state/latest-is-fleet.js';
 import { isStale, readLock } from '../state/lock.js';
+import { FLEET_SCHEMA_VERSION } from '../state/schema-versions.js';
 import { starPaths } from '../state/star-paths.js';
 import { readState, readStateFile } from '../state/state-store.js';
 

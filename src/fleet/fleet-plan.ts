@@ -4,8 +4,9 @@ import type { Gate } from '../gates/gate.js';
 import type { Prd } from '../prd/prd-schema.js';
 import { blockedStories } from '../prd/select-next-story.js';
 import { describeWorkspace, type WorkspacePlan } from '../safety/decide-workspace.js';
-import { FLEET_SCHEMA_VERSION, type FleetState } from '../state/fleet-state-schema.js';
+import type { FleetState } from '../state/fleet-state-schema.js';
 import { newRunId } from '../state/resume-or-create-state.js';
+import { FLEET_SCHEMA_VERSION } from '../state/schema-versions.js';
 import { fleetReadyStories } from './decide-fleet.js';
 
 export type FleetStart = { kind: 'new' | 'continue' };

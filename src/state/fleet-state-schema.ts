@@ -1,9 +1,8 @@
 import * as z from 'zod';
 import { findingSchema } from './finding-schema.js';
+import { FLEET_SCHEMA_VERSION } from './schema-versions.js';
 import { baselineSchema } from './state-schema.js';
 import { stopReasons } from './stop-reasons.js';
-
-export const FLEET_SCHEMA_VERSION = 1;
 
 /**
  * A story's place in the fleet's queue. queued → running → (merging → merged) | parked; a merge conflict,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type RunState, STATE_SCHEMA_VERSION } from './state-schema.js';
+import { STATE_SCHEMA_VERSION } from './schema-versions.js';
+import type { RunState } from './state-schema.js';
 
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

@@ -1,9 +1,8 @@
 import * as z from 'zod';
 import { findingSchema } from './finding-schema.js';
+import { STATE_SCHEMA_VERSION } from './schema-versions.js';
 import { stopReasons } from './stop-reasons.js';
 import { testReportSchema } from './test-report-schema.js';
-
-export const STATE_SCHEMA_VERSION = 1;
 
 /** Ways a headless agent ends an iteration without working (src/loop/detect-hazard.ts): each a breaker. */
 export const hazards = ['asked-question', 'permission-denied', 'plan-mode', 'no-tool-calls', 'idle-exit'] as const;

@@ -4,17 +4,23 @@ import { ExitCode, StarError } from '../errors.js';
 import { ONE_OFF_PARSE } from '../util/one-off-parse.js';
 import { parseJson } from '../util/parse-json.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { type RunState, runStateSchema, STATE_SCHEMA_VERSION } from './state-schema.js';
+import { STATE_SCHEMA_VERSION } from './schema-versions.js';
+import type { RunState } from './state-schema.js';
 
 /** Reads `.star/state.json`; undefined when absent. A corrupt or newer file is an error, never overwritten. */
 export async function readState(file: string): Promise<RunState | undefined> {
-  return readStateFile(file, runStateSchema, STATE_SCHEMA_VERSION);
+  // Built only when there is a state to read: a new run, or `--dry-run` before one, never needs it.
+  const schema = async () => (await import('./state-schema.js')).runStateSchema;
+  return readStateFile(file, schema, STATE_SCHEMA_VERSION);
 }
 
-/** A versioned state file of star-loop's (`state.json`, `fleet.json`), read with the same care. */
+/**
+ * A versioned state file of star-loop's (`state.json`, `fleet.json`), read with the same care. `schema`: the
+ * schema, or a function that loads it once a file is there.
+ */
 export async function readStateFile<T>(
   file: string,
-  schema: z.ZodType<T>,
+  schema: z.ZodType<T> | (() => Promise<z.ZodType<T>>),
   schemaVersion: number,
 ): Promise<T | undefined> {
   let text: string;
@@ -47,7 +53,7 @@ export async function readStateFile<T>(
       'upgrade star-loop, or move the file aside to start a new run',
     );
   }
-  const parsed = schema.safeParse(raw, ONE_OFF_PARSE);
+  const parsed = (typeof schema === 'function' ? await schema() : schema).safeParse(raw, ONE_OFF_PARSE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new StarError(
