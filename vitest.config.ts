@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +10,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The CLIs the tests start keep their compiled code in a temp folder, not the user's ~/.cache.
+    env: { STAR_LOOP_CODE_CACHE: join(tmpdir(), 'star-loop-test-code-cache') },
   },
 });

@@ -1,8 +1,11 @@
-// Builds dist/: star-loop and its dependencies bundled by esbuild into ESM files, with the bundled
-// packages' licences in dist/THIRD-PARTY-LICENSES.txt (an install needs no dependency). The CLI is one
-// entry (dist/cli.js); what only some commands need (the loop, the fleet, the report…) is split into
-// chunks loaded when first imported. The node test reporter and the demo's agent are single files of their
-// own: other processes load them by path. Type checking is `npm run typecheck` (tsc), not this.
+// Builds dist/: star-loop and its dependencies bundled by esbuild, with the bundled packages' licences in
+// dist/THIRD-PARTY-LICENSES.txt (an install needs no dependency). The CLI is one CommonJS file (dist/cli.cjs)
+// that bin/star-loop.js runs through V8's code cache (src/start/load-bundle.ts): Node 20 keeps no compiled
+// code between runs for ES modules, and compiling was a third of a `--dry-run`. What only some commands need
+// (the loop, the fleet, the report…) is still evaluated only when first imported: esbuild turns a dynamic
+// import() inside one file into a module initialised on first use. The loader, the node test reporter and
+// the demo's programs are ES module files of their own: other processes load them by path. Type checking is
+// `npm run typecheck` (tsc), not this.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -11,7 +14,6 @@ await rm('dist', { recursive: true, force: true });
 const common = {
   outdir: 'dist',
   bundle: true,
-  format: 'esm',
   platform: 'node',
   // ESM builds first: jsonc-parser's "main" is a UMD build whose require() calls a bundle cannot follow.
   mainFields: ['module', 'main'],
@@ -21,25 +23,30 @@ const common = {
   minifySyntax: true,
   legalComments: 'none',
   metafile: true,
-  // A few bundled dependencies are CommonJS and call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as __starLoopRequire } from 'node:module';\nconst require = __starLoopRequire(import.meta.url);",
-  },
   logLevel: 'warning',
 };
 const cli = await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', 'demo/run-demo': 'src/demo/run-demo.ts' },
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  entryPoints: { cli: 'src/cli.ts' },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  // The one use of import.meta (finding star-loop's own folder) reads the bundle's file name instead.
+  define: { 'import.meta.url': 'import_meta_url' },
+  banner: { js: "const import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 });
-// Files other processes load on their own, copied elsewhere (the reporter goes beside a gate's evidence):
-// each is one file that imports nothing of star-loop's.
+// Files loaded on their own, copied elsewhere (the reporter goes beside a gate's evidence) or run as programs.
 const standalone = await build({
   ...common,
   entryPoints: {
+    start: 'src/start/load-bundle.ts',
     'evidence/node-test-reporter': 'src/evidence/node-test-reporter.ts',
     'demo/demo-agent': 'src/demo/demo-agent.ts',
+    'demo/run-demo': 'src/demo/run-demo.ts',
+  },
+  format: 'esm',
+  // A few bundled dependencies are CommonJS and call require() for Node's own modules.
+  banner: {
+    js: "import { createRequire as __starLoopRequire } from 'node:module';\nconst require = __starLoopRequire(import.meta.url);",
   },
 });
 const inputs = [...Object.keys(cli.metafile.inputs), ...Object.keys(standalone.metafile.inputs)];

@@ -24,7 +24,8 @@ describe('install from a packed tarball', () => {
     const [pack] = JSON.parse(packed.stdout) as Array<{ filename: string; files: { path: string }[] }>;
     const filename = pack?.filename ?? '';
     const paths = (pack?.files ?? []).map((f) => f.path);
-    expect(paths).toContain('dist/cli.js');
+    expect(paths).toContain('dist/cli.cjs');
+    expect(paths).toContain('dist/start.js');
     expect(paths).toContain('dist/THIRD-PARTY-LICENSES.txt');
     expect(paths.some((p) => p.startsWith('src/') || p.startsWith('test/'))).toBe(false);
     const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));

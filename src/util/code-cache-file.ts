@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+
+/** What names one compiled form of the bundle: the file as it is on disk, and the Node that compiled it. */
+export interface BundleIdentity {
+  path: string;
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  nodeVersion: string;
+  arch: string;
+}
+
+/**
+ * The folder for star-loop's compiled-code cache (pure): `STAR_LOOP_CODE_CACHE` (a folder, or `off`), else
+ * the platform's cache folder. undefined: no cache.
+ */
+export function codeCacheDir(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
+  home: string,
+): string | undefined {
+  const chosen = env.STAR_LOOP_CODE_CACHE;
+  if (chosen === 'off' || chosen === '0') return undefined;
+  if (chosen) return chosen;
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'star-loop');
+  if (platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'star-loop', 'Cache') : undefined;
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'star-loop');
+}
+
+/**
+ * The cache file's name (pure). V8 checks its own version and flags, and only the length of the source, so
+ * the name carries what it does not: the bundle's inode and times (a rebuild of the same length is another
+ * file) and Node's version and architecture.
+ */
+export function codeCacheName(id: BundleIdentity): string {
+  const key = [id.path, id.dev, id.ino, id.size, id.mtimeNs, id.ctimeNs, id.nodeVersion, id.arch].join('\0');
+  return `cli-${createHash('sha256').update(key).digest('hex').slice(0, 24)}.v8`;
+}
