@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { calcRepo } from '../helpers/calc-repo.js';
+import { sandboxIt } from '../helpers/needs-sandbox.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -112,5 +115,27 @@ describe("the CLI bundle through V8's code cache", () => {
     expect(left).toContain('notes.txt');
     expect(left).not.toContain(old[0]);
     for (const name of old.slice(1)) expect(left).toContain(name);
+  });
+
+  sandboxIt('a sandboxed agent cannot plant a cache, even in a folder it may write', async () => {
+    const { repo, aux } = await calcRepo();
+    const cache = join(aux, 'code-cache');
+    // The agent writes beside the cache (allowed) and into it (the next start would run what it wrote).
+    const agent = join(aux, 'agent.sh');
+    await writeFile(
+      agent,
+      `#!/bin/sh\ncat >/dev/null\necho allowed > '${aux}/beside.txt'\n` +
+        `mkdir -p '${cache}' && echo planted > '${cache}/cli-000000000000000000000000.v8' || echo refused > '${aux}/refused.txt'\n`,
+      { mode: 0o755 },
+    );
+    const run = await runCli(
+      repo,
+      ['run', 'add a subtract function', '--agent-cmd', agent, '--max-iterations', '2', '--sandbox-allow-write', aux],
+      { STAR_LOOP_CODE_CACHE: cache },
+    );
+    expect(run.stdout).toContain('Sandbox (--sandbox auto): on: bubblewrap');
+    expect(await readFile(join(aux, 'beside.txt'), 'utf8')).toBe('allowed\n');
+    expect(await readFile(join(aux, 'refused.txt'), 'utf8')).toBe('refused\n');
+    expect(await cacheFiles(cache)).not.toContain('cli-000000000000000000000000.v8');
   });
 });
