@@ -1,7 +1,8 @@
 import type { TestCase } from '../state/test-report-schema.js';
 import { stripAnsi } from './parse-test-counts.js';
 
-const PASS = /^(\s*)[✔✓√] (.+?)(?: \(\d+ms\))?$/;
+// ✔ ✓ √ (escaped: the bundle is ASCII).
+const PASS = /^(\s*)[\u2714\u2713\u221a] (.+?)(?: \(\d+ms\))?$/;
 const FAIL = /^(\s*)\d+\) (.+)$/;
 const PENDING = /^(\s*)- (.+)$/;
 

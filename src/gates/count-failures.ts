@@ -4,7 +4,8 @@ import { stripAnsi } from '../evidence/parse-test-counts.js';
 const RECOGNISERS: Array<{ runner: string; pattern: RegExp; sum?: boolean }> = [
   { runner: 'cargo test', pattern: /test result: FAILED\. \d+ passed; (\d+) failed/g, sum: true },
   { runner: 'go test', pattern: /^\s*--- FAIL: /gm, sum: true },
-  { runner: 'node --test', pattern: /^(?:#|ℹ) fail (\d+)\s*$/gm },
+  // ℹ (escaped: the bundle is ASCII)
+  { runner: 'node --test', pattern: /^(?:#|\u2139) fail (\d+)\s*$/gm },
   { runner: 'vitest', pattern: /^\s*Tests\s+(\d+) failed/gm },
   { runner: 'jest', pattern: /^Tests:\s+(\d+) failed/gm },
   { runner: 'pytest', pattern: /^=+ .*?(\d+) failed.* =+$/gm },

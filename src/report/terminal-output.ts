@@ -6,12 +6,13 @@ import { foldStatus, initialStatus, renderStatusLine } from './status-line.js';
 const ESC = '\u001b[';
 const paint = (color: boolean, code: string, text: string) => (color ? `${ESC}${code}m${text}${ESC}0m` : text);
 
+// ✔ ✘ ▶ as escapes: the bundle is ASCII, so it loads as one-byte text (scripts/build.mjs checks).
 function colorize(line: string, color: boolean): string {
   if (!color) return line;
-  if (/^\s*✔/.test(line)) return paint(color, '32', line);
-  if (/^\s*✘|SAFETY/.test(line)) return paint(color, '31', line);
+  if (/^\s*\u2714/.test(line)) return paint(color, '32', line);
+  if (/^\s*\u2718|SAFETY/.test(line)) return paint(color, '31', line);
   if (/^\s*warning:/.test(line)) return paint(color, '33', line);
-  if (/^▶|^\nstar-loop:|^star-loop:/.test(line)) return paint(color, '1', line);
+  if (/^\u25b6|^\nstar-loop:|^star-loop:/.test(line)) return paint(color, '1', line);
   return line;
 }
 
