@@ -1,4 +1,5 @@
 import { type ProcessResult, runProcess } from '../proc/run-process.js';
+import { firstAgentStarted } from '../util/first-agent-started.js';
 import type { AgentAdapter, AgentInvocation, AgentOutput } from './agent-adapter.js';
 import type { AgentRunContext } from './agent-run-context.js';
 
@@ -43,7 +44,10 @@ export async function runAgent(
     idleTimeoutMs: ctx.idleTimeoutMs,
     signal: ctx.signal,
     redactor: ctx.redactor,
-    onSpawn: options.onSpawn,
+    onSpawn: async (pgid) => {
+      firstAgentStarted();
+      await options.onSpawn?.(pgid);
+    },
   });
   // Its log could not be written (the disk full): the run stops here, named (src/session/run-session.ts).
   if (proc.logError) throw proc.logError;

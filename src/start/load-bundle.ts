@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { codeCacheDir, codeCacheName } from '../util/code-cache-file.js';
+import { CACHE_KIND, codeCacheDir, codeCacheName, FIRST_AGENT_HOOK } from '../util/code-cache-file.js';
 
 /** Cache files kept (the newest): a global install and a project's own copy each keep theirs. */
 const KEEP = 4;
@@ -13,13 +13,15 @@ const KEEP = 4;
 /**
  * Runs the CLI bundle (`dist/cli.cjs`, one CommonJS file) through V8's code cache: Node 20 keeps no compiled
  * code between runs for ES modules (22's `module.enableCompileCache` does), and compiling the CLI is a third of
- * a `--dry-run`. The first run of a build compiles as usual and, as it exits, writes what V8 compiled by then
- * (the functions that run used, not only the top level) to the cache folder; later runs start from it. A cache
- * that cannot be read or written costs nothing but the time: star-loop runs the same either way.
+ * a `--dry-run`. The first start of a build compiles as usual and, as it exits, writes what V8 compiled by
+ * then (the functions that command used, not only the top level) to the cache folder; later starts begin from
+ * it. A cache written by a shorter command (`--help`, `--dry-run`) lacks the run's path, so a run that reaches
+ * its first agent writes the cache again then (src/util/first-agent-started.ts), once a build. A cache that
+ * cannot be read or written costs nothing but the time: star-loop runs the same either way.
  */
 export function loadBundle(file: string): void {
-  // The build keeps the bundle ASCII: as one-byte text it reads in well under a millisecond, where decoding
-  // UTF-8 took 3-10 ms (and made a two-byte string twice the size for V8).
+  // The build keeps the bundle ASCII: read as one-byte text it takes about 2 ms, where decoding UTF-8 took 5-6
+  // (and made a two-byte string twice the size for V8).
   const bytes = readFileSync(file);
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const stat = statSync(file, { bigint: true });
@@ -39,45 +41,56 @@ export function loadBundle(file: string): void {
         }),
       )
     : undefined;
-  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+  const cache = cacheFile ? readCache(cacheFile) : undefined;
   // The module wrapper on a line of its own: the bundle's own lines keep their numbers in stack traces.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
     filename: file,
     lineOffset: -1,
-    cachedData,
+    cachedData: cache?.data,
   });
-  const used = cachedData !== undefined && !script.cachedDataRejected;
-  if (cacheFile && !used) process.once('exit', () => writeCache(script, cacheFile));
+  if (cacheFile) {
+    const used = cache !== undefined && !script.cachedDataRejected;
+    let written = false;
+    const write = (kind: number) => {
+      if (written) return;
+      written = true;
+      writeCache(script, cacheFile, kind);
+    };
+    if (!used) process.once('exit', () => write(CACHE_KIND.exit));
+    if (!used || cache.kind !== CACHE_KIND.firstAgent)
+      (globalThis as Record<symbol, unknown>)[Symbol.for(FIRST_AGENT_HOOK)] = () => write(CACHE_KIND.firstAgent);
+  }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
 }
 
 /**
- * The cache file's V8 data, if it is whole: V8 checks a cache's version, flags and source length but not its
- * bytes (a release build skips the checksum), and a damaged one crashes the process. The file starts with
- * the SHA-256 of the rest (~1 ms).
+ * The cache file's V8 data and kind, if it is whole: V8 checks a cache's version, flags and source length but
+ * not its bytes (a release build skips the checksum), and a damaged one crashes the process. The file is the
+ * SHA-256 of the rest (~1 ms), the kind (a byte, CACHE_KIND), then V8's data.
  */
-function readCache(cacheFile: string): Buffer | undefined {
+function readCache(cacheFile: string): { data: Buffer; kind: number } | undefined {
   let file: Buffer;
   try {
     file = readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  const data = file.subarray(DIGEST_BYTES);
-  return file.length > DIGEST_BYTES && digest(data).equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
+  const rest = file.subarray(DIGEST_BYTES);
+  if (rest.length < 2 || !digest(rest).equals(file.subarray(0, DIGEST_BYTES))) return undefined;
+  return { kind: rest[0] as number, data: rest.subarray(1) };
 }
 
 const DIGEST_BYTES = 32;
 const digest = (data: Buffer) => createHash('sha256').update(data).digest();
 
-/** Writes the cache as the process exits: a temporary file renamed over, so a concurrent start reads all or none. */
-function writeCache(script: Script, cacheFile: string): void {
+/** Writes the cache: a temporary file renamed over, so a concurrent start reads all or none. */
+function writeCache(script: Script, cacheFile: string, kind: number): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
-    const data = script.createCachedData();
-    writeFileSync(temporary, Buffer.concat([digest(data), data]), { mode: 0o600 });
+    const rest = Buffer.concat([Buffer.of(kind), script.createCachedData()]);
+    writeFileSync(temporary, Buffer.concat([digest(rest), rest]), { mode: 0o600 });
     renameSync(temporary, cacheFile);
     prune(dirname(cacheFile), cacheFile);
   } catch {

@@ -39,3 +39,15 @@ export function codeCacheName(id: BundleIdentity): string {
   const key = [id.path, id.dev, id.ino, id.size, id.mtimeNs, id.ctimeNs, id.nodeVersion, id.arch].join('\0');
   return `cli-${createHash('sha256').update(key).digest('hex').slice(0, 24)}.v8`;
 }
+
+/**
+ * The global (a registered symbol) through which the CLI tells the loader it reached its first agent: the
+ * loader (src/start/load-bundle.ts) and the bundle are two files, so they share a name, not a module.
+ */
+export const FIRST_AGENT_HOOK = 'star-loop.code-cache.first-agent';
+
+/**
+ * What a cache file holds (pure): the byte after its digest. `exit`: what one command had compiled when it
+ * exited; `first-agent`: what a run had compiled by its first agent, the start-up path `run` takes.
+ */
+export const CACHE_KIND = { exit: 0, firstAgent: 1 } as const;

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { calcRepo } from '../helpers/calc-repo.js';
 import { sandboxIt } from '../helpers/needs-sandbox.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, scriptedAgent, TEST_STATE_HOME } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -18,10 +18,10 @@ async function installedCopy(): Promise<string> {
   return dir;
 }
 
-async function star(copy: string, args: string[], env: Record<string, string>) {
+async function star(copy: string, args: string[], env: Record<string, string>, cwd = copy) {
   const result = await execa(process.execPath, [join(copy, 'bin', 'star-loop.js'), ...args], {
-    cwd: copy,
-    env: { NO_COLOR: '1', ...env },
+    cwd,
+    env: { NO_COLOR: '1', XDG_STATE_HOME: TEST_STATE_HOME, ...env },
     reject: false,
   });
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
@@ -49,6 +49,36 @@ describe("the CLI bundle through V8's code cache", () => {
     const after = await stat(join(cache, file as string));
     expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
     expect(await cacheFiles(cache)).toEqual([file]);
+  });
+
+  it("a run reaching its first agent rewrites a shorter command's cache once, with the run's path", async () => {
+    const copy = await installedCopy();
+    const cache = join(copy, 'cache');
+    const { repo, aux } = await calcRepo();
+    const agent = await scriptedAgent(aux, {});
+    const run = ['run', 'add a subtract function', '--agent-cmd', agent.cmd, '--max-iterations', '2'];
+    // The kind byte after the digest: 0 written as a command exited, 1 when a run reached its first agent.
+    const kind = async (file: string) => (await readFile(join(cache, file)))[32];
+
+    await star(copy, ['--help'], { STAR_LOOP_CODE_CACHE: cache });
+    const [file] = await cacheFiles(cache);
+    const name = file as string;
+    expect(await kind(name)).toBe(0);
+    const helpSize = (await stat(join(cache, name))).size;
+
+    const first = await star(copy, [...run, '--sandbox', 'off'], { STAR_LOOP_CODE_CACHE: cache }, repo);
+    expect(first.stderr).not.toContain('star-loop: ');
+    expect((await agent.calls()).length).toBeGreaterThan(0);
+    expect(await cacheFiles(cache)).toEqual([name]);
+    expect(await kind(name)).toBe(1);
+    const written = await stat(join(cache, name));
+    expect(written.size).toBeGreaterThan(helpSize * 1.5);
+
+    // Written once a build: later runs and shorter commands start from it and leave it as it is.
+    await star(copy, [...run, '--sandbox', 'off'], { STAR_LOOP_CODE_CACHE: cache }, repo);
+    await star(copy, ['--help'], { STAR_LOOP_CODE_CACHE: cache });
+    const after = await stat(join(cache, name));
+    expect([after.ino, after.mtimeMs, after.size]).toEqual([written.ino, written.mtimeMs, written.size]);
   });
 
   it('a corrupt cache costs a compile: the run is the same and the cache is written again', async () => {
