@@ -39,7 +39,7 @@ export function openSandbox(input: {
  * boxed process, even inside a folder it may write (--sandbox-allow-write). Made now, so no agent makes it first.
  */
 function codeCacheFolder(): string[] {
-  const dir = codeCacheDir(process.env, process.platform, homedir());
+  const dir = codeCacheDir(process.env, process.platform, homedir(), process.cwd());
   if (!dir) return [];
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -25,7 +25,7 @@ export function loadBundle(file: string): void {
   const bytes = readFileSync(file);
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const stat = statSync(file, { bigint: true });
-  const dir = codeCacheDir(process.env, process.platform, homedir());
+  const dir = codeCacheDir(process.env, process.platform, homedir(), process.cwd());
   const cacheFile = dir
     ? join(
         dir,

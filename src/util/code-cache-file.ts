@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 /** What names one compiled form of the bundle: the file as it is on disk, and the Node that compiled it. */
 export interface BundleIdentity {
@@ -14,20 +14,23 @@ export interface BundleIdentity {
 }
 
 /**
- * The folder for star-loop's compiled-code cache (pure): `STAR_LOOP_CODE_CACHE` (a folder, or `off`), else
- * the platform's cache folder. undefined: no cache.
+ * The folder for star-loop's compiled-code cache (pure): `STAR_LOOP_CODE_CACHE` (a folder, relative to `cwd`,
+ * or `off`), else the platform's cache folder (a relative `XDG_CACHE_HOME` is ignored, as its spec says).
+ * Always absolute: the sandbox keeps it read-only by its path. undefined: no cache.
  */
 export function codeCacheDir(
   env: Readonly<Record<string, string | undefined>>,
   platform: NodeJS.Platform,
   home: string,
+  cwd: string,
 ): string | undefined {
   const chosen = env.STAR_LOOP_CODE_CACHE;
   if (chosen === 'off' || chosen === '0') return undefined;
-  if (chosen) return chosen;
+  if (chosen) return isAbsolute(chosen) ? chosen : join(cwd, chosen);
   if (platform === 'darwin') return join(home, 'Library', 'Caches', 'star-loop');
   if (platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'star-loop', 'Cache') : undefined;
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'star-loop');
+  const xdg = env.XDG_CACHE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.cache'), 'star-loop');
 }
 
 /**

@@ -11,8 +11,11 @@ describe('codeCacheDir', () => {
     [{ STAR_LOOP_CODE_CACHE: 'off' }, 'linux', '/home/u', undefined],
     [{ STAR_LOOP_CODE_CACHE: '0' }, 'darwin', '/Users/u', undefined],
     [{}, 'win32', 'C:\\Users\\u', undefined],
+    [{ STAR_LOOP_CODE_CACHE: 'cache' }, 'linux', '/home/u', '/work/repo/cache'],
+    [{ STAR_LOOP_CODE_CACHE: '../cc' }, 'darwin', '/Users/u', '/work/cc'],
+    [{ XDG_CACHE_HOME: 'relative/cache' }, 'linux', '/home/u', '/home/u/.cache/star-loop'],
   ] as const)('%o on %s with home %s: %s', (env, platform, home, expected) => {
-    expect(codeCacheDir(env, platform, home)).toBe(expected);
+    expect(codeCacheDir(env, platform, home, '/work/repo')).toBe(expected);
   });
 });
 
