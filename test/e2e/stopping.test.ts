@@ -185,6 +185,9 @@ describe('how a run stops', () => {
       {
         cwd: repo,
         reject: false,
+        // execa's own SIGKILL 5 s after a kill() would turn a stop slowed by a loaded machine (its report, the
+        // evidence copied) into a death by signal: this test is about what the stop records, not its speed.
+        forceKillAfterDelay: 60_000,
       },
     );
     const gatesLog = join(repo, '.star/runs/0001/gates.log');
