@@ -18,6 +18,7 @@ export class CappedLog {
   private ring?: Promise<FileHandle>;
   private ringAt = 0;
   private ringFull = false;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly file: NodeJS.WritableStream,
@@ -28,26 +29,36 @@ export class CappedLog {
     this.ringSize = max - this.head;
   }
 
+  /**
+   * Called by stdout's and stderr's sinks, each waiting for its own callback but not for the other's: the
+   * split between head and ring is decided here, at once, and the ring's writes go one after another.
+   */
   write(data: Buffer, callback: (error?: Error | null) => void): void {
     this.total += data.length;
-    const room = this.head - this.written;
-    if (room <= 0) {
-      this.keep(data).then(() => callback(), callback);
-      return;
-    }
-    const now = data.length > room ? data.subarray(0, room) : data;
+    const now = data.subarray(0, Math.max(0, Math.min(this.head - this.written, data.length)));
     this.written += now.length;
-    if (data.length <= room) {
+    if (now.length === data.length) {
       this.file.write(now, callback);
       return;
     }
-    this.file.write(now, (error) =>
-      error ? callback(error) : this.keep(data.subarray(room)).then(() => callback(), callback),
+    const parts = [this.keep(data.subarray(now.length))];
+    if (now.length > 0)
+      parts.push(new Promise<void>((resolve, reject) => this.file.write(now, (e) => (e ? reject(e) : resolve()))));
+    Promise.all(parts).then(
+      () => callback(),
+      (error: Error) => callback(error),
     );
   }
 
+  /** Queues `data` for the ring file, after what is queued already. */
+  private keep(data: Buffer): Promise<void> {
+    const kept = this.queue.then(() => this.keepNow(data));
+    this.queue = kept.catch(() => undefined);
+    return kept;
+  }
+
   /** Writes `data` round the ring file: only its last `ringSize` bytes can matter. */
-  private async keep(data: Buffer): Promise<void> {
+  private async keepNow(data: Buffer): Promise<void> {
     this.ring ??= open(this.ringPath, 'w+');
     const ring = await this.ring;
     let from = Math.max(0, data.length - this.ringSize);
@@ -69,6 +80,7 @@ export class CappedLog {
 
   /** The held part, after the line that marks the cut; the ring file removed. Nothing when nothing was cut. */
   async finish(): Promise<void> {
+    await this.queue;
     if (!this.ring) return;
     const ring = await this.ring;
     try {

@@ -276,6 +276,11 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     });
   const result = await child;
   const drained = await drain(streams, child);
+  // A sink that failed (the ring file's disk full) ended its pipe, and the process with it (SIGPIPE): the
+  // run's to report like a failed log write. Reading stopped by the drain is not a failure.
+  for (const settled of await streams)
+    if (settled.status === 'rejected' && settled.reason?.code !== 'ERR_STREAM_PREMATURE_CLOSE')
+      logError ??= settled.reason;
   // Ended by star-loop, or something it started still holds its output: end what left the process group.
   if (ender.timedOut || ender.aborted || !drained) await endTagged(tag);
   splitter.end();

@@ -184,4 +184,32 @@ describe('runProcess (the only owner of child processes)', () => {
     expect(text.length).toBeLessThan(1200);
     expect(readdirSync(dir)).toEqual(['out.log']);
   });
+
+  it('stdout and stderr past the cap at once: the held end has every line whole, each stream in order', async () => {
+    // Each stream's writes go round the same ring file; two at once must not land on the same place.
+    const { dir, log } = await setup();
+    const result = await runProcess({
+      command: 'sh',
+      args: [
+        '-c',
+        'i=0; while [ $i -lt 3000 ]; do printf "out %04d\\n" $i; printf "err %04d\\n" $i >&2; i=$((i+1)); done',
+      ],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+      maxLogBytes: 8000,
+    });
+    expect(result.exitCode).toBe(0);
+    const text = await readFile(log, 'utf8');
+    const [, held = ''] = text.split(/cut here: [^\n]*\n/);
+    const lines = held.split('\n').slice(1, -1); // the first may begin mid-line; the text ends with one
+    expect(lines.length).toBeGreaterThan(400);
+    for (const line of lines) expect(line).toMatch(/^(out|err) \d{4}$/);
+    // Each stream's lines in order, none lost or doubled; the one that finished last ends the log.
+    for (const stream of ['out', 'err']) {
+      const numbers = lines.filter((l) => l.startsWith(stream)).map((l) => Number(l.slice(4)));
+      expect(numbers).toEqual(numbers.map((_, i) => (numbers[0] ?? 0) + i));
+    }
+    expect(lines.at(-1)).toMatch(/^(out|err) 2999$/);
+  });
 });
