@@ -154,13 +154,18 @@ function outputSink(
   spec: ProcessSpec,
   file: CappedLog,
   tail: TailBuffer,
+  activity: OutputActivity,
   splitter?: LineSplitter,
   onData?: () => void,
 ) {
   const scrub = spec.redactor && spec.redactor.longest > 0 ? redactingFilter(spec.redactor) : undefined;
   const out = (data: Buffer, callback: (error?: Error | null) => void) => {
     tail.push(data);
-    file.write(data, callback);
+    activity.begin();
+    file.write(data, (error) => {
+      activity.end();
+      callback(error);
+    });
   };
   return new Writable({
     write(chunk: Buffer, _enc, callback) {
@@ -175,34 +180,66 @@ function outputSink(
   });
 }
 
-/** How long output may go on after the process exited: a process it left outside its group may hold the pipe. */
+/** How long the pipes may stay silent after the process exited: a process it left outside its group may hold them. */
 const DRAIN_MS = 2000;
+/** How long output may go on after the process exited at all: something it left behind may never stop printing. */
+const MAX_DRAIN_MS = 30_000;
 
 /**
- * The output, read to its end — or, once the process has exited, until DRAIN_MS have passed without the
- * pipes' end: a child that escaped the process group (setsid, without the sandbox) and holds stdout open must
- * not hold the iteration past its timeout. Reading stops then; what it writes after that goes nowhere. Pipes
- * that reached their end are always read through, however long star-loop itself takes to write them down
- * (a loaded disk): that is output already given, never cut.
+ * When the output last moved — a chunk arrived, or star-loop finished writing one down — and how many writes
+ * are under way. While one is, the pipes wait on star-loop (a loaded disk), not on whoever holds them.
+ */
+class OutputActivity {
+  private lastAt = performance.now();
+  private pending = 0;
+
+  begin(): void {
+    this.pending++;
+    this.lastAt = performance.now();
+  }
+
+  end(): void {
+    this.pending--;
+    this.lastAt = performance.now();
+  }
+
+  /** How long the pipes' writers have been silent with nothing of theirs waiting on star-loop. */
+  quietFor(): number {
+    return this.pending > 0 ? 0 : performance.now() - this.lastAt;
+  }
+}
+
+/**
+ * The output, read to its end — or, once the process has exited, until its pipes stayed silent for DRAIN_MS
+ * (or went on for MAX_DRAIN_MS) without reaching their end: a child that escaped the process group (setsid,
+ * without the sandbox) and holds stdout open must not hold the iteration past its timeout. Reading stops
+ * then; what it writes after that goes nowhere. Time star-loop itself spends writing output down (a loaded
+ * disk) is never silence: what the process gave before it exited is read through, never cut.
  */
 async function drain(
   streams: Promise<unknown>,
   child: { stdout: Readable | null; stderr: Readable | null },
+  activity: OutputActivity,
 ): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), DRAIN_MS);
-  });
-  const done = await Promise.race([streams.then(() => true), late]);
-  clearTimeout(timer);
-  // A timer runs before the I/O of its loop turn: when star-loop was busy the end may be waiting unread in
-  // the pipe. One more turn (an immediate runs after the poll) reads what the kernel holds before deciding.
-  if (!done) await new Promise((resolve) => setImmediate(resolve));
   // Node marks a stream's end of file when the pipe's last writer closed it, before the data is consumed.
   const atEnd = (s: Readable | null) => !s || (s as { _readableState?: { ended?: boolean } })._readableState?.ended;
-  if (done || (atEnd(child.stdout) && atEnd(child.stderr))) {
-    await streams;
-    return true;
+  const giveUpAt = performance.now() + MAX_DRAIN_MS;
+  for (;;) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(50, DRAIN_MS - activity.quietFor()));
+    });
+    const done = await Promise.race([streams.then(() => true), late]);
+    clearTimeout(timer);
+    if (done) return true;
+    // A timer runs before the I/O of its loop turn: when star-loop was busy the end may be waiting unread in
+    // the pipe. One more turn (an immediate runs after the poll) reads what the kernel holds before deciding.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (atEnd(child.stdout) && atEnd(child.stderr)) {
+      await streams;
+      return true;
+    }
+    if (activity.quietFor() >= DRAIN_MS || performance.now() >= giveUpAt) break;
   }
   child.stdout?.destroy();
   child.stderr?.destroy();
@@ -255,16 +292,19 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     );
   }
   const ender = new GroupEnder(child.pid, spec);
-  // The main process is done: end what it left running in its group, so the pipes close.
+  // The main process is done: end what it left running in its group, so the pipes close. Listened for at
+  // once: a fast process exits while onSpawn below still runs.
+  const exited = once(child, 'exit').catch(() => undefined);
   child.once('exit', () => ender.end());
   const arm = () => ender.arm();
   // Settled as soon as they are made: a stream that fails early (the log's disk full) is never an unhandled
   // rejection that would kill star-loop while it still waits for the child.
+  const activity = new OutputActivity();
   const streams = Promise.allSettled([
     child.stdout
-      ? pipeline(child.stdout, outputSink(spec, log, tail, spec.onStdoutLine ? splitter : undefined, arm))
+      ? pipeline(child.stdout, outputSink(spec, log, tail, activity, spec.onStdoutLine ? splitter : undefined, arm))
       : Promise.resolve(),
-    child.stderr ? pipeline(child.stderr, outputSink(spec, log, tail, undefined, arm)) : Promise.resolve(),
+    child.stderr ? pipeline(child.stderr, outputSink(spec, log, tail, activity, undefined, arm)) : Promise.resolve(),
   ]);
   // Only now, with the output already being read: a fast agent may finish while this runs. If recording the
   // process fails (the disk full), it is ended and waited for before the failure is passed on: never left.
@@ -274,13 +314,16 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       spawnFailure = error;
       ender.end();
     });
-  const result = await child;
-  const drained = await drain(streams, child);
+  // The exit, not execa's promise: that one also waits for the pipes' end, which a process left outside the
+  // group may hold forever. The drain decides how long to read on; the result is taken after it.
+  await Promise.race([exited, child.catch(() => undefined)]);
+  const drained = await drain(streams, child, activity);
   // A sink that failed (the ring file's disk full) ended its pipe, and the process with it (SIGPIPE): the
   // run's to report like a failed log write. Reading stopped by the drain is not a failure.
   for (const settled of await streams)
     if (settled.status === 'rejected' && settled.reason?.code !== 'ERR_STREAM_PREMATURE_CLOSE')
       logError ??= settled.reason;
+  const result = await child;
   // Ended by star-loop, or something it started still holds its output: end what left the process group.
   if (ender.timedOut || ender.aborted || !drained) await endTagged(tag);
   splitter.end();

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -127,7 +127,13 @@ describe('runProcess (the only owner of child processes)', () => {
     const started = Date.now();
     const result = await runProcess({
       command: 'sh',
-      args: ['-c', `setsid sh -c 'echo from-the-holder; exec sleep 30 ${tag}' & echo main-done`],
+      // The main shell waits until the holder is in its own session: ending the group any earlier would end
+      // the holder with it, and the case under test would not happen.
+      args: [
+        '-c',
+        `setsid sh -c 'echo from-the-holder; touch left; exec sh -c "sleep 30; true" ${tag}' & ` +
+          'while [ ! -e left ]; do sleep 0.01; done; echo main-done',
+      ],
       cwd: dir,
       env: { PATH: process.env.PATH },
       logFile: log,
@@ -135,13 +141,46 @@ describe('runProcess (the only owner of child processes)', () => {
     const waited = Date.now() - started;
     try {
       expect(result.exitCode).toBe(0);
+      expect(result.logError).toBeUndefined(); // reading stopped on purpose: not a failure of the log
       expect(await readFile(log, 'utf8')).toContain('main-done');
+      expect(await readFile(log, 'utf8')).toContain('from-the-holder');
       // The holder sleeps 30 s with the pipe open; star-loop stops reading about 2 s after the exit.
       expect(waited).toBeLessThan(15_000);
     } finally {
       spawnSync('pkill', ['-f', tag]);
     }
   });
+
+  it('slow storage under the log (a FIFO read slowly) keeps the end of the output given before the exit', async () => {
+    // CI, a loaded disk: star-loop's own writing lagged, the last output still sat in the pipe 2 s after the
+    // agent exited, and was taken for a process holding the pipe — the log lost its end ('done talking').
+    const { dir, log } = await setup();
+    expect(spawnSync('mkfifo', [log]).status).toBe(0);
+    const read: Buffer[] = [];
+    const reader = (async () => {
+      const fifo = await open(log, 'r');
+      const chunk = Buffer.alloc(16 * 1024);
+      for (;;) {
+        const { bytesRead } = await fifo.read(chunk, 0, chunk.length);
+        if (bytesRead === 0) break;
+        read.push(Buffer.from(chunk.subarray(0, bytesRead)));
+        await new Promise((resolve) => setTimeout(resolve, 500)); // 32 KB/s
+      }
+      await fifo.close();
+    })();
+    const result = await runProcess({
+      command: 'sh',
+      args: ['-c', 'head -c 262144 /dev/zero | tr "\\0" x; echo; echo the-end'],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: log,
+    });
+    await reader;
+    expect(result.exitCode).toBe(0);
+    const text = Buffer.concat(read).toString('utf8');
+    expect(text.length).toBe(262144 + 1 + 'the-end\n'.length);
+    expect(text.endsWith('\nthe-end\n')).toBe(true);
+  }, 60_000);
 
   it('a failure recording the process (onSpawn: the disk full) ends it and is passed on, nothing left running', async () => {
     const { dir, log } = await setup();
