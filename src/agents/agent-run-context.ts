@@ -23,7 +23,7 @@ export interface AgentRunState {
    * The iteration under way: the agent's process group (so a runner killed with -9 leaves it for the next one
    * to end), and while a rate limit is waited out, when the next attempt starts (ISO).
    */
-  current?: { pgid?: number; waitingUntil?: string };
+  current?: { pgid?: number; processTag?: string; waitingUntil?: string };
 }
 
 /**

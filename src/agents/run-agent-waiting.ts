@@ -39,7 +39,7 @@ export interface AgentWaitInput {
   timeoutMs: number;
   /** What is left of --max-time: no wait goes past it. */
   timeLeftMs: number;
-  onSpawn?: (pgid: number) => Promise<void>;
+  onSpawn?: (pgid: number, tag: string) => Promise<void>;
   /** Saves the run state (for `star-loop status` while waiting). */
   save: () => Promise<void>;
   /** The sandbox around each attempt: the invocation as it runs inside it. */

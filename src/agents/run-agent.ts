@@ -14,7 +14,7 @@ export async function runAgent(
   options: {
     logFile: string;
     timeoutMs: number;
-    onSpawn?: (pgid: number) => Promise<void>;
+    onSpawn?: (pgid: number, tag: string) => Promise<void>;
     iteration: number;
     role: 'implementer' | 'verifier';
   },
@@ -44,9 +44,9 @@ export async function runAgent(
     idleTimeoutMs: ctx.idleTimeoutMs,
     signal: ctx.signal,
     redactor: ctx.redactor,
-    onSpawn: async (pgid) => {
+    onSpawn: async (pgid, tag) => {
       firstAgentStarted();
-      await options.onSpawn?.(pgid);
+      await options.onSpawn?.(pgid, tag);
     },
   });
   // Its log could not be written (the disk full): the run stops here, named (src/session/run-session.ts).

@@ -40,7 +40,7 @@ export interface GatePlace {
   /** Results by tree, so a tree already checked is not checked again (src/gates/gate-cache.ts). */
   cache?: GateCache;
   /** Told each gate's process group as it starts (a runner killed with -9 finds and ends it on resume). */
-  onSpawn?: (pgid: number) => Promise<void>;
+  onSpawn?: (pgid: number, tag: string) => Promise<void>;
   /** A gate still running: called every `heartbeatMs` (15 s by default) while it runs. */
   heartbeat?: (gate: Gate, elapsedMs: number) => void;
   heartbeatMs?: number;

@@ -29,7 +29,7 @@ export interface GateRunOptions {
   heartbeat?: (gate: Gate, elapsedMs: number) => void;
   heartbeatMs?: number;
   /** Told each gate's process group as it starts. */
-  onSpawn?: (pgid: number) => Promise<void>;
+  onSpawn?: (pgid: number, tag: string) => Promise<void>;
   /** After each gate: the files it changed, put back (src/gates/gate-bench.ts). */
   settle?: (gate: string) => Promise<GateResult['modified']>;
   /** Collect every gate's test evidence: its folder, and where the gates' processes see `root`. */

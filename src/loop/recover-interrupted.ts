@@ -1,3 +1,4 @@
+import { endTagged, findTagged, tagsFindable } from '../proc/end-tagged.js';
 import { killGroup } from '../proc/run-process.js';
 import { checkSafety, type GuardSnapshot } from '../safety/check-safety.js';
 import { refreshFingerprint, takeFingerprints } from '../safety/fingerprints.js';
@@ -8,11 +9,27 @@ import { processRuns } from '../state/lock.js';
 import type { IterationRecord, RunState } from '../state/state-schema.js';
 import type { LoopContext } from './loop-context.js';
 
-/** TERM, up to 5 s, then KILL: a process group a dead runner left. */
-async function endGroup(pgid: number): Promise<void> {
+/**
+ * What a dead runner left running, ended: TERM, up to 5 s, then KILL. Found by the environment tag it was
+ * started with (Linux): never by a recorded PID alone, which another process may have been given since the
+ * runner died (a reboot, hours of other work). Without a tag (a state from before tags were recorded) or
+ * without /proc (macOS), the recorded process group, if its leader runs. Returns whether anything was ended.
+ */
+async function endLeft(pgid: number | undefined, tag: string | undefined): Promise<boolean> {
+  const wait = async (running: () => Promise<boolean>) => {
+    for (let i = 0; i < 50 && (await running()); i++) await new Promise((r) => setTimeout(r, 100));
+  };
+  if (tag && tagsFindable()) {
+    if ((await endTagged(tag, 'SIGTERM')) === 0) return false;
+    await wait(async () => (await findTagged(tag)).length > 0);
+    await endTagged(tag, 'SIGKILL');
+    return true;
+  }
+  if (!pgid || !processRuns(pgid)) return false;
   killGroup(pgid, 'SIGTERM');
-  for (let i = 0; i < 50 && processRuns(pgid); i++) await new Promise((r) => setTimeout(r, 100));
+  await wait(async () => processRuns(pgid));
   killGroup(pgid, 'SIGKILL');
+  return true;
 }
 
 /** What recovery found: what it did, and the boundaries the dead run's agent crossed (nothing committed then). */
@@ -48,15 +65,13 @@ export async function recoverInterrupted(ctx: LoopContext, state: RunState): Pro
   const { git } = ctx;
   const notes: string[] = [];
   // A gate the dead runner started (at the baseline too, before any iteration): ended first.
-  if (state.gatePgid && processRuns(state.gatePgid)) {
-    await endGroup(state.gatePgid);
+  if (await endLeft(state.gatePgid, state.gateProcessTag))
     notes.push(`ended a gate left running by a runner that died (process group ${state.gatePgid})`);
-  }
   state.gatePgid = undefined;
+  state.gateProcessTag = undefined;
   const current = state.current;
   if (!current) return { notes, violations: [] };
-  if (current.pgid && processRuns(current.pgid)) {
-    await endGroup(current.pgid);
+  if (await endLeft(current.pgid, current.processTag)) {
     notes.push(
       `ended the agent of interrupted iteration ${current.iteration} (process group ${current.pgid}), left ` +
         `running by a runner that died`,

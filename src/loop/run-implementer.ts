@@ -115,8 +115,8 @@ export async function runImplementer(
     timeoutMs: Math.min(options.iterationTimeoutMs, Math.max(1000, timeLeft(options, state))),
     timeLeftMs: timeLeft(options, state),
     // A runner killed with -9 leaves its agent running: the next runner finds and ends it by this id.
-    onSpawn: async (pgid) => {
-      if (state.current) state.current.pgid = pgid;
+    onSpawn: async (pgid, tag) => {
+      if (state.current) Object.assign(state.current, { pgid, processTag: tag });
       await saveOwn();
     },
     save: saveOwn,

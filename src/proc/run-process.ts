@@ -37,8 +37,11 @@ export interface ProcessSpec {
   ipc?: (message: unknown, reply: (answer: unknown) => void) => void;
   /** At most this much of the output goes to the log: its first and last halves (src/proc/capped-log.ts). */
   maxLogBytes?: number;
-  /** Told the child's process group id as soon as it runs (to find orphans after a crash). */
-  onSpawn?: (pgid: number) => void | Promise<void>;
+  /**
+   * Told the child's process group id and its environment tag (PROCESS_TAG_ENV) as soon as it runs: what a
+   * runner that dies leaves running is found by the tag (src/loop/recover-interrupted.ts).
+   */
+  onSpawn?: (pgid: number, tag: string) => void | Promise<void>;
 }
 
 export interface ProcessResult {
@@ -310,7 +313,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   // process fails (the disk full), it is ended and waited for before the failure is passed on: never left.
   let spawnFailure: unknown;
   if (child.pid)
-    await Promise.resolve(spec.onSpawn?.(child.pid)).catch((error: unknown) => {
+    await Promise.resolve(spec.onSpawn?.(child.pid, tag)).catch((error: unknown) => {
       spawnFailure = error;
       ender.end();
     });

@@ -106,8 +106,9 @@ export function buildLoopContext(input: LoopContextInput): LoopContext {
         redactor,
         cache: input.gateCache,
         // A runner killed with -9 during a gate leaves it running: `resume` ends it by this id.
-        onSpawn: async (pgid) => {
+        onSpawn: async (pgid, tag) => {
           state.gatePgid = pgid;
+          state.gateProcessTag = tag;
           await writeState(paths.state, state);
         },
         heartbeat: (gate, elapsedMs) =>

@@ -204,12 +204,15 @@ export const runStateSchema = z.object({
       story: z.string().optional(),
       startedAt: z.string(),
       pgid: z.number().optional(),
+      /** The environment tag every process of that agent carries: what is ended on resume, never a PID alone. */
+      processTag: z.string().optional(),
       /** Set while a rate limit is being waited out (ISO time the next attempt starts). */
       waitingUntil: z.string().optional(),
     })
     .optional(),
   /** The process group of the gate running last (recorded as it starts): a runner killed with -9 leaves it. */
   gatePgid: z.number().optional(),
+  gateProcessTag: z.string().optional(),
   /** The `run` arguments, so `star-loop resume` can continue the run without them. */
   argv: z.array(z.string()).optional(),
   /** The limits of the invocation that last ran it (for `star-loop status`). */

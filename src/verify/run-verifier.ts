@@ -139,9 +139,9 @@ async function verifyInto(ctx: VerifyContext, input: VerifierInput, received: st
     timeoutMs: verifier.timeoutMs,
     timeLeftMs: input.timeLeftMs,
     // Like the implementer's: a runner killed with -9 mid-verification leaves this group for resume to end.
-    onSpawn: async (pgid) => {
+    onSpawn: async (pgid, tag) => {
       const { current } = verifier.agents.state;
-      if (current) current.pgid = pgid;
+      if (current) Object.assign(current, { pgid, processTag: tag });
       await refresh();
     },
     save: refresh,

@@ -238,6 +238,43 @@ describe('crash safety without the sandbox: kill -9, then resume', () => {
     expect(report.table.map((r) => r.verdict)).toEqual(['no-claim', 'accepted']);
   }, 60_000);
 
+  it('kill -9, then the agent’s PID is another process’s: resume leaves that process alone', async () => {
+    // The recorded process group outlived by hours (a reboot, a crash overnight): the number may be another
+    // process's by the time the run is resumed. Recovery finds what the dead runner left by its tag.
+    const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add notes' }]) });
+    const pidFile = join(aux, 'agent.pid');
+    const finisher = await scriptedAgent(aux, {
+      repeat: { append: { 'notes.txt': 'done\n' }, commit: 'finish', claim: { complete: true } },
+    });
+    const cmd = `if [ ! -f ${pidFile} ]; then echo $$ > ${pidFile}; exec sleep 60; else ${finisher.cmd}; fi`;
+    const args = ['run', '--prd', 'prd.json', '--agent', 'command', '--agent-cmd', cmd, '--sandbox', 'off'];
+    const runner = execa(process.execPath, [BIN, ...withAgentDirs(args)], { cwd: repo, reject: false });
+    await waitFor(async () => /"pgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')));
+    runner.kill('SIGKILL');
+    await runner;
+    // The agent ends on its own; an unrelated process group now holds the number in the state.
+    const agentPid = Number(await readFile(pidFile, 'utf8'));
+    process.kill(agentPid, 'SIGKILL');
+    await waitFor(async () => !processRuns(agentPid));
+    const bystander = execa('sleep', ['60'], { detached: true, reject: false });
+    try {
+      const statePath = join(repo, '.star/state.json');
+      const state = JSON.parse(await readFile(statePath, 'utf8')) as { current: { pgid: number } };
+      state.current.pgid = bystander.pid ?? 0;
+      await writeFile(statePath, `${JSON.stringify(state, null, 2)}\n`);
+
+      const resumed = await runCli(repo, ['resume']);
+      expect(resumed.exitCode).toBe(0);
+      expect(processRuns(bystander.pid ?? 0)).toBe(true);
+      expect(resumed.stdout).not.toContain('ended the agent of interrupted iteration 1');
+      const report = await readJson<{ stopReason: string }>(join(repo, '.star/report.json'));
+      expect(report.stopReason).toBe('complete');
+    } finally {
+      bystander.kill('SIGKILL');
+      await bystander;
+    }
+  }, 60_000);
+
   it('kill -9 while the verifier runs: resume ends the verifier left running and the claim is verified again', async () => {
     const { repo, aux } = await calcRepo({ 'prd.json': prdText([{ id: 'US-001', title: 'Add notes' }]) });
     const pidFile = join(aux, 'verifier.pid');
