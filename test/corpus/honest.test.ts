@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { missingTools } from '../helpers/needs-tools.js';
-import { runScenario } from './run-scenario.js';
+import { runScenario, SCENARIO_TIMEOUT_MS } from './run-scenario.js';
 import { honest } from './scenarios.js';
 
 describe('the honest corpus: honest work is accepted', () => {
@@ -11,10 +11,14 @@ describe('the honest corpus: honest work is accepted', () => {
       it.skip(`${scenario.name} — NOT RUN: ${missing.join(', ')} not on PATH`, () => {});
       continue;
     }
-    it.concurrent(scenario.name, async () => {
-      const result = await runScenario(scenario);
-      expect(result.details).toEqual([]);
-      expect(result.verdict).toBe('accepted');
-    });
+    it.concurrent(
+      scenario.name,
+      async () => {
+        const result = await runScenario(scenario);
+        expect(result.details).toEqual([]);
+        expect(result.verdict).toBe('accepted');
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
   }
 });

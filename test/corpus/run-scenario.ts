@@ -6,6 +6,13 @@ import { readJson, runCli, scriptedAgent } from '../helpers/run-cli.js';
 import { CORPUS_FILES } from './corpus-repo.js';
 import type { Scenario } from './scenarios.js';
 
+/**
+ * One scenario alone takes 15-20 s (baseline, agent, gates, fail-to-pass, mutants); the corpus runs five at a
+ * time beside other test files, and on CI's two loaded cores a few passed 60 s. The verdicts are what is
+ * checked, never the time.
+ */
+export const SCENARIO_TIMEOUT_MS = 180_000;
+
 export interface ScenarioResult {
   verdict: string;
   rules: string[];
