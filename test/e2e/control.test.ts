@@ -456,8 +456,11 @@ describe('breakers', () => {
 async function killRunnerDuringGate(repo: string, args: string[], pidFile: string): Promise<number> {
   const runner = execa(process.execPath, [BIN, ...withAgentDirs(args)], { cwd: repo, reject: false });
   await waitFor(async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim() !== '');
-  await waitFor(async () => /"gatePgid"/.test(await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')));
   const gatePid = Number(await readFile(pidFile, 'utf8'));
+  // This gate's own record: the baseline's gate left one before it.
+  await waitFor(async () =>
+    (await readFile(join(repo, '.star/state.json'), 'utf8').catch(() => '')).includes(`"gatePgid": ${gatePid}`),
+  );
   runner.kill('SIGKILL');
   await runner;
   return gatePid;
